@@ -1,0 +1,90 @@
+// Cards and hands.
+//
+// Suits never matter in play, so a hand is a count per rank. `CardCounts`
+// packs the 15 counts as 4-bit nibbles of one uint64_t (rank r in bits
+// 4r..4r+3): compact, trivially copyable, cheap to compare, hash, add and
+// subtract. Physical card ids (0..107, with suits) exist only for dealing and
+// records.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace shuangkou {
+
+// Rank indices, low to high: 3 4 5 6 7 8 9 T J Q K A 2 SJ BJ.
+inline constexpr int kNumRanks = 15;
+inline constexpr int kNumNaturalRanks = 13;   // 3..2: ranks a wild may stand for
+inline constexpr int kNumSequenceRanks = 12;  // 3..A: ranks allowed in sequences
+inline constexpr int kRankAce = 11;
+inline constexpr int kRankTwo = 12;
+inline constexpr int kSmallJoker = 13;
+inline constexpr int kBigJoker = 14;
+inline constexpr int kCopiesPerRank = 8;   // 4 suits x 2 decks
+inline constexpr int kCopiesPerJoker = 2;  // one per deck
+inline constexpr int kNumPhysicalCards = 108;
+
+// Token of a rank: "3".."9", "T", "J", "Q", "K", "A", "2", "SJ", "BJ".
+std::string_view rank_token(int rank);
+// Rank of a token ("10" is accepted for "T"); -1 if unknown.
+int parse_rank(std::string_view token);
+
+// Spreads a 16-bit rank mask into nibbles: bit r set -> nibble r = 1.
+uint64_t spread_mask(uint32_t mask);
+
+// A multiset of cards by rank. Counts are 0..15 per rank (a hand never holds
+// more than 8 of a rank; a reading of a bomb can hold up to 12).
+class CardCounts {
+ public:
+  constexpr CardCounts() = default;
+  constexpr explicit CardCounts(uint64_t bits) : bits_(bits) {}
+
+  // Parses a card string ("5 6 T J BJ"); throws std::invalid_argument naming
+  // the bad token, or the rank of which there are more copies than two decks
+  // hold.
+  static CardCounts parse(std::string_view text);
+
+  constexpr uint64_t bits() const { return bits_; }
+  constexpr int count(int rank) const {
+    return static_cast<int>((bits_ >> (4 * rank)) & 0xF);
+  }
+  constexpr void add(int rank, int n = 1) {
+    bits_ += static_cast<uint64_t>(n) << (4 * rank);
+  }
+  constexpr void remove(int rank, int n = 1) {
+    bits_ -= static_cast<uint64_t>(n) << (4 * rank);
+  }
+  // Total number of cards.
+  int size() const;
+  constexpr bool empty() const { return bits_ == 0; }
+  // Number of jokers (SJ + BJ).
+  constexpr int jokers() const { return count(kSmallJoker) + count(kBigJoker); }
+  // The cards without jokers.
+  constexpr CardCounts naturals() const {
+    return CardCounts(bits_ & ((uint64_t{1} << (4 * kNumNaturalRanks)) - 1));
+  }
+  // Mask of ranks holding at least `k` cards (k >= 1): count plane k.
+  uint32_t plane(int k) const;
+  // True iff every rank holds at least as many cards here as in `other`.
+  bool contains(CardCounts other) const;
+  // True iff no rank exceeds what two decks hold (8 per rank, 2 per joker).
+  bool fits_two_decks() const;
+
+  // Card string, low to high, jokers last: "5 6 7 8 BJ".
+  std::string to_string() const;
+
+  constexpr CardCounts operator+(CardCounts o) const { return CardCounts(bits_ + o.bits_); }
+  // Requires contains(o).
+  constexpr CardCounts operator-(CardCounts o) const { return CardCounts(bits_ - o.bits_); }
+  constexpr bool operator==(const CardCounts&) const = default;
+
+ private:
+  uint64_t bits_ = 0;
+};
+
+// Physical cards: id = deck * 54 + i, i in 0..53; i < 52 is suit i / 13
+// (S H D C) and rank i % 13; 52 is SJ, 53 is BJ.
+int physical_rank(int card_id);
+
+}  // namespace shuangkou

@@ -1,0 +1,14 @@
+"""Shuangkou (双扣): a fast rules engine and self-play simulator.
+
+The rules live in C++ (``shuangkou._core``); this package re-exports them::
+
+    import shuangkou as sk
+    r = sk.Rules("baibian")
+    r.read("5 6 7 8 BJ").reading        # '5 6 7 8 9'
+    r.legal_moves("3 3 4 5 6 7 BJ")      # canonical moves when leading
+"""
+
+from ._core import MAX_MOVES, Play, Rules, param_names, parse_cards, preset_names
+
+__all__ = ["MAX_MOVES", "Play", "Rules", "param_names", "parse_cards", "preset_names"]
+__version__ = "0.1.0"

@@ -1,0 +1,94 @@
+"""Command line: ``shuangkou moves`` reads a hand and lists its canonical moves.
+
+Run ``shuangkou --help`` for every command and option.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import Rules, preset_names
+
+SAMPLE_HAND = "3 3 4 5 5 6 7 7 7 8 9 T T J Q Q K A A 2 2 2 2 SJ BJ 6 8"
+
+
+def _cmd_moves(args: argparse.Namespace) -> int:
+    rules = Rules(args.variant)
+    previous = args.previous or None
+    moves = rules.legal_moves(args.hand, previous)
+    hand_play = args.hand
+    print(f"variant: {args.variant}   hand ({len(hand_play.split())} cards): {hand_play}")
+    if previous:
+        print(f"to beat: {rules.read(previous)!r}   (passing is always allowed)")
+    else:
+        print("leading: every canonical move")
+    by_kind: dict[str, list] = {}
+    for m in moves:
+        by_kind.setdefault(m.kind, []).append(m)
+    for kind, plays in by_kind.items():
+        print(f"  {kind} ({len(plays)}):")
+        for p in plays:
+            extra = f"  reads {p.reading}" if p.reading != p.cards else ""
+            stars = f"  [{p.stars} stars]" if p.stars else ""
+            print(f"    {p.cards}{extra}{stars}")
+    print(f"{len(moves)} moves")
+    return 0
+
+
+def _cmd_read(args: argparse.Namespace) -> int:
+    rules = Rules(args.variant)
+    readings = rules.readings(args.cards)
+    if not readings:
+        print(f"'{args.cards}' is not a valid play in {args.variant}")
+        return 1
+    best = rules.read(args.cards)
+    for p in readings:
+        mark = "*" if p == best else " "
+        stars = f", {p.stars} stars" if p.stars else ""
+        print(f"{mark} {p.kind}: {p.reading} (key {p.key}{stars})")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="shuangkou",
+        description="Shuangkou (双扣) rules engine. Card strings use 3 4 5 6 7 8 9 T J Q K A 2 SJ BJ "
+        "separated by spaces ('10' is accepted for T).",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    moves = sub.add_parser(
+        "moves",
+        help="list the canonical moves of a hand",
+        description="Reads a hand and lists every canonical move (RULES section 11): all leads, "
+        "or with --previous only the plays that beat it.",
+    )
+    moves.add_argument("--variant", default="baibian", choices=preset_names(), help="rule set (default: baibian)")
+    moves.add_argument("--hand", default=SAMPLE_HAND, help="the hand, e.g. '3 3 4 5 6 7 BJ' (default: a sample 27-card hand)")
+    moves.add_argument("--previous", default="", help="the play to beat, e.g. '9 9' (default: none, leading)")
+    moves.set_defaults(func=_cmd_moves)
+
+    read = sub.add_parser(
+        "read",
+        help="read a card set as every pattern it forms",
+        description="Prints each kind the cards can be read as, with its highest reading; * marks the strongest.",
+    )
+    read.add_argument("cards", help="the cards, e.g. '5 6 7 8 BJ'")
+    read.add_argument("--variant", default="baibian", choices=preset_names(), help="rule set (default: baibian)")
+    read.set_defaults(func=_cmd_read)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,51 @@
+// Helpers shared by the C++ tests: random deals and the shared folder.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "shuangkou/cards.h"
+
+namespace shuangkou::testing {
+
+// The folder holding RULES.md and rules_examples.json: $SHUANGKOU_SHARED, or
+// the one beside the repository.
+inline std::string shared_dir() {
+  if (const char* env = std::getenv("SHUANGKOU_SHARED")) return env;
+  return SHUANGKOU_SHARED_DIR;
+}
+
+// The 108 cards of two decks, by rank.
+inline std::vector<int> double_deck_ranks() {
+  std::vector<int> deck;
+  for (int r = 0; r < kNumRanks; ++r)
+    for (int k = 0; k < (r >= kSmallJoker ? kCopiesPerJoker : kCopiesPerRank); ++k) deck.push_back(r);
+  return deck;
+}
+
+// `n` cards dealt at random from two shuffled decks.
+inline CardCounts random_hand(std::mt19937_64& rng, int n) {
+  std::vector<int> deck = double_deck_ranks();
+  std::shuffle(deck.begin(), deck.end(), rng);
+  CardCounts h;
+  for (int i = 0; i < n; ++i) h.add(deck[i]);
+  return h;
+}
+
+inline std::array<int, kNumRanks> to_array(CardCounts c) {
+  std::array<int, kNumRanks> a{};
+  for (int r = 0; r < kNumRanks; ++r) a[r] = c.count(r);
+  return a;
+}
+
+inline CardCounts from_array(const std::array<int, kNumRanks>& a) {
+  CardCounts c;
+  for (int r = 0; r < kNumRanks; ++r) c.add(r, a[r]);
+  return c;
+}
+
+}  // namespace shuangkou::testing
