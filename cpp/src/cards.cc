@@ -11,15 +11,7 @@ namespace {
 constexpr std::array<std::string_view, kNumRanks> kRankTokens = {
     "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "SJ", "BJ"};
 
-// kSpreadByte[b]: the 8 bits of b spread into 8 nibbles.
-constexpr std::array<uint64_t, 256> make_spread_table() {
-  std::array<uint64_t, 256> t{};
-  for (int b = 0; b < 256; ++b)
-    for (int i = 0; i < 8; ++i)
-      if (b & (1 << i)) t[b] |= uint64_t{1} << (4 * i);
-  return t;
-}
-constexpr std::array<uint64_t, 256> kSpreadByte = make_spread_table();
+
 
 }  // namespace
 
@@ -37,9 +29,6 @@ int parse_rank(std::string_view token) {
   return -1;
 }
 
-uint64_t spread_mask(uint32_t mask) {
-  return kSpreadByte[mask & 0xFF] | (kSpreadByte[(mask >> 8) & 0xFF] << 32);
-}
 
 CardCounts CardCounts::parse(std::string_view text) {
   CardCounts out;
@@ -65,18 +54,7 @@ CardCounts CardCounts::parse(std::string_view text) {
   return out;
 }
 
-int CardCounts::size() const {
-  // Sum the nibbles: pairwise into bytes, then all bytes with one multiply.
-  uint64_t bytes = (bits_ & 0x0F0F0F0F0F0F0F0FULL) + ((bits_ >> 4) & 0x0F0F0F0F0F0F0F0FULL);
-  return static_cast<int>((bytes * 0x0101010101010101ULL) >> 56);
-}
 
-uint32_t CardCounts::plane(int k) const {
-  uint32_t mask = 0;
-  for (int r = 0; r < kNumRanks; ++r)
-    if (count(r) >= k) mask |= 1u << r;
-  return mask;
-}
 
 bool CardCounts::contains(CardCounts other) const {
   // Per-nibble a >= b, in 8-bit lanes (even and odd nibbles) so no borrow

@@ -19,14 +19,8 @@ constexpr uint64_t nibble(int rank, int count) { return static_cast<uint64_t>(co
 // plane[k] is the mask of natural ranks holding at least k cards.
 class Generator {
  public:
-  Generator(const Variant& v, CardCounts hand, MoveList& out) : v_(v), out_(out) {
+  Generator(const Variant& v, CardCounts hand, MoveList& out) : v_(v), out_(out), hand_(hand) {
     for (int r = 0; r < kNumRanks; ++r) count_[r] = static_cast<uint8_t>(hand.count(r));
-    for (int k = 1; k <= kCopiesPerRank; ++k) {
-      uint32_t m = 0;
-      for (int r = 0; r < kNumNaturalRanks; ++r) m |= static_cast<uint32_t>(count_[r] >= k) << r;
-      plane_[k] = m;
-    }
-    plane_[0] = (1u << kNumNaturalRanks) - 1;
     sj_ = count_[kSmallJoker];
     bj_ = count_[kBigJoker];
     wild_sj_ = v.small_joker_wild() ? sj_ : 0;
@@ -36,14 +30,14 @@ class Generator {
 
   void singles(int min_key) {
     for (int r = min_key + 1; r < kNumRanks; ++r)
-      if (count_[r]) emit(Kind::kSingle, nibble(r, 1), 0, nibble(r, 1), r, 0);
+      if (count_[r]) emit(Kind::kSingle, nibble(r, 1), 0, nibble(r, 1), r, 1, 0);
   }
 
   void pairs(int min_key) {
     for (int r = min_key + 1; r < kNumNaturalRanks; ++r) {
       if (!count_[r] || count_[r] + wilds_ < 2) continue;
       const int natural = std::min<int>(2, count_[r]);
-      emit(Kind::kPair, nibble(r, natural), 2 - natural, nibble(r, 2), r, 0);
+      emit(Kind::kPair, nibble(r, natural), 2 - natural, nibble(r, 2), r, 2, 0);
     }
     // Jokers-only pairs (section 2): SJ BJ is a pair of SJ where only BJ is
     // wild, a pair of BJ where both are.
@@ -63,13 +57,14 @@ class Generator {
     for (int r = min_key + 1; r < kNumNaturalRanks; ++r) {
       if (!count_[r] || count_[r] + wilds_ < 3) continue;
       const int natural = std::min<int>(3, count_[r]);
-      emit(Kind::kTriple, nibble(r, natural), 3 - natural, nibble(r, 3), r, 0);
+      emit(Kind::kTriple, nibble(r, natural), 3 - natural, nibble(r, 3), r, 3, 0);
     }
   }
 
   // Straights (per_rank 1), pair chains (2), triple chains (3) of lengths
   // [min_len, max_len] with top above min_top.
   void sequences(Kind kind, int per_rank, int min_len, int max_len, int min_top) {
+    const uint32_t planes[4] = {0, plane(1), per_rank > 1 ? plane(2) : 0, per_rank > 2 ? plane(3) : 0};
     for (int len = min_len; len <= max_len; ++len) {
       for (int top = std::max(len - 1, min_top + 1); top <= kRankAce; ++top) {
         const int bottom = top - len + 1;
@@ -80,12 +75,12 @@ class Generator {
         int have = 0;
         uint64_t naturals = 0;
         for (int k = 1; k <= per_rank; ++k) {
-          have += std::popcount(window & plane_[k]);
-          naturals += spread_mask(window & plane_[k]);
+          have += std::popcount(window & planes[k]);
+          naturals += spread_mask(window & planes[k]);
         }
         const int missing = per_rank * len - have;
         if (missing > wilds_) continue;
-        emit(kind, naturals, missing, spread_mask(window) * per_rank, top, 0);
+        emit(kind, naturals, missing, spread_mask(window) * per_rank, top, per_rank * len, 0);
       }
     }
   }
@@ -98,35 +93,42 @@ class Generator {
     if (v_.three_kings && sj_ + bj_ >= 3) {
       const int small = std::min(2, sj_);
       const uint64_t cards = nibble(kSmallJoker, small) | nibble(kBigJoker, 3 - small);
-      emit_bomb(Kind::kThreeKings, cards, cards, kBigJoker, 3, 6);
+      emit_bomb(Kind::kThreeKings, cards, 0, cards, kBigJoker, 3, 6);
     }
     if (sj_ == 2 && bj_ == 2) {
       const uint64_t cards = nibble(kSmallJoker, 2) | nibble(kBigJoker, 2);
-      emit_bomb(Kind::kHeavenlyKings, cards, cards, kBigJoker, 4, 7);
+      emit_bomb(Kind::kHeavenlyKings, cards, 0, cards, kBigJoker, 4, 7);
     }
   }
 
  private:
-  void emit(Kind kind, uint64_t naturals, int wild, uint64_t reading, int key, int stars) {
+  void emit(Kind kind, uint64_t naturals, int wild, uint64_t reading, int key, int size, int stars) {
+    emit_with_power(kind, naturals, wild, reading, key, size, stars, bomb_power(v_, kind, key, size, stars));
+  }
+
+  void emit_with_power(Kind kind, uint64_t naturals, int wild, uint64_t reading, int key, int size,
+                       int stars, uint32_t power) {
     Play p;
     p.cards = CardCounts(naturals + wild_cards(wild));
     p.reading = CardCounts(reading);
     p.kind = kind;
     p.key = static_cast<uint8_t>(key);
-    p.size = static_cast<uint8_t>(p.cards.size());
+    p.size = static_cast<uint8_t>(size);
     p.stars = static_cast<uint8_t>(stars);
-    p.power = bomb_power(v_, kind, key, p.size, stars);
+    p.power = power;
     out_.push_back(p);
   }
 
   void emit_joker_pair(int joker, uint64_t cards) {
-    emit(Kind::kPair, cards, 0, nibble(joker, 2), joker, 0);
+    emit(Kind::kPair, cards, 0, nibble(joker, 2), joker, 2, 0);
   }
 
-  void emit_bomb(Kind kind, uint64_t naturals_and_jokers, uint64_t reading, int key, int size,
-                 int stars) {
-    if (static_cast<int64_t>(bomb_power(v_, kind, key, size, stars)) <= min_power_) return;
-    emit(kind, naturals_and_jokers, 0, reading, key, stars);
+  // A bomb whose cards need no wild substitution beyond `wild` jokers,
+  // listed if it beats min_power_.
+  void emit_bomb(Kind kind, uint64_t naturals, int wild, uint64_t reading, int key, int size, int stars) {
+    const uint32_t power = bomb_power(v_, kind, key, size, stars);
+    if (static_cast<int64_t>(power) <= min_power_) return;
+    emit_with_power(kind, naturals, wild, reading, key, size, stars, power);
   }
 
   // Jokers standing in for `n` cards: wild SJ first, then wild BJ.
@@ -136,33 +138,36 @@ class Generator {
   }
 
   void plain_bombs() {
-    for (int r = 0; r < kNumNaturalRanks; ++r) {
+    for (uint32_t ranks = plane(std::max(1, 4 - wilds_)); ranks; ranks &= ranks - 1) {
+      const int r = std::countr_zero(ranks);
       const int c = count_[r];
-      if (!c) continue;
       const int largest = std::min(v_.max_bomb, c + wilds_);
       for (int size = 4; size <= largest; ++size) {
         const int natural = std::min(size, c);
-        emit_bomb(Kind::kBomb, nibble(r, natural) + wild_cards(size - natural), nibble(r, size), r,
-                  size, size);
+        emit_bomb(Kind::kBomb, nibble(r, natural), size - natural, nibble(r, size), r, size, size);
       }
     }
   }
 
-  // Equal and uneven chain bombs over windows of 3..6 sequence ranks, each
-  // rank able to reach 4 cards with the wilds held.
+  // Equal and uneven chain bombs over windows of 3..6 sequence ranks whose
+  // ranks the wilds held can all bring up to 4 cards.
   void chain_bombs() {
-    const uint32_t reach4 = (wilds_ >= 4 ? plane_[0] : plane_[4 - wilds_]) & kSequenceRanks;
-    uint32_t runs = reach4 & reach4 >> 1 & reach4 >> 2;  // starts of 3-rank windows
-    for (int len = 3; len <= 6 && runs; ++len) {
-      for (uint32_t starts = runs; starts; starts &= starts - 1) {
-        const int bottom = std::countr_zero(starts);
+    const uint32_t reach4 = plane(4 - wilds_) & kSequenceRanks;
+    uint32_t starts = reach4 & reach4 >> 1 & reach4 >> 2;  // 3-rank windows
+    if (!starts) return;
+    // shortfall[r]: wilds needed to bring ranks below r up to 4 cards each.
+    std::array<int, kNumSequenceRanks + 1> shortfall{};
+    for (int r = 0; r < kNumSequenceRanks; ++r) shortfall[r + 1] = shortfall[r] + std::max(0, 4 - count_[r]);
+    for (; starts; starts &= starts - 1) {
+      const int bottom = std::countr_zero(starts);
+      for (int len = 3; len <= 6 && bottom + len <= kNumSequenceRanks; ++len) {
+        if (shortfall[bottom + len] - shortfall[bottom] > wilds_) break;  // longer needs more
         if (v_.chain_bomb) equal_chain(bottom, len);
         if (v_.uneven_chain) {
           std::array<int, 6> counts{};
           uneven_chain(bottom, len, counts, 0, 0);
         }
       }
-      runs &= reach4 >> len;  // windows one rank longer
     }
   }
 
@@ -214,19 +219,26 @@ class Generator {
   // of its kind; the reader decides (rare: needs wilds and a long chain).
   void offer_chain(Kind kind, uint64_t naturals, int wild, uint64_t reading, int key, int size,
                    int stars) {
-    if (static_cast<int64_t>(bomb_power(v_, kind, key, size, stars)) <= min_power_) return;
+    const uint32_t power = bomb_power(v_, kind, key, size, stars);
+    if (static_cast<int64_t>(power) <= min_power_) return;
     if (wild) {
       const CardCounts cards(naturals + wild_cards(wild));
       const auto read = read_kind(v_, analyse(v_, cards), kind);
       if (!read || read->reading.bits() != reading) return;
     }
-    emit(kind, naturals, wild, reading, key, stars);
+    emit_with_power(kind, naturals, wild, reading, key, size, stars, power);
+  }
+
+  // Natural ranks holding at least k cards (k = 0: every natural rank).
+  uint32_t plane(int k) const {
+    constexpr uint32_t kNatural = (1u << kNumNaturalRanks) - 1;
+    return k <= 0 ? kNatural : hand_.plane(k) & kNatural;
   }
 
   const Variant& v_;
   MoveList& out_;
+  CardCounts hand_;
   std::array<uint8_t, kNumRanks> count_{};
-  std::array<uint32_t, kCopiesPerRank + 1> plane_{};
   int sj_ = 0, bj_ = 0, wild_sj_ = 0, wild_bj_ = 0, wilds_ = 0;
   int64_t min_power_ = kNoPower;
 };

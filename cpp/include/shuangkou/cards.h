@@ -7,6 +7,7 @@
 // records.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -30,8 +31,33 @@ std::string_view rank_token(int rank);
 // Rank of a token ("10" is accepted for "T"); -1 if unknown.
 int parse_rank(std::string_view token);
 
+namespace detail {
+// kSpreadByte[b]: the 8 bits of b spread into 8 nibbles (bit i -> bit 4i).
+inline constexpr std::array<uint64_t, 256> kSpreadByte = [] {
+  std::array<uint64_t, 256> t{};
+  for (int b = 0; b < 256; ++b)
+    for (int i = 0; i < 8; ++i)
+      if (b & (1 << i)) t[b] |= uint64_t{1} << (4 * i);
+  return t;
+}();
+// kSpreadEven[b]: bit i of b -> bit 2i.
+inline constexpr std::array<uint16_t, 256> kSpreadEven = [] {
+  std::array<uint16_t, 256> t{};
+  for (int b = 0; b < 256; ++b)
+    for (int i = 0; i < 8; ++i)
+      if (b & (1 << i)) t[b] = static_cast<uint16_t>(t[b] | (1u << (2 * i)));
+  return t;
+}();
+// Gathers the low bit of each byte of x into an 8-bit mask (byte i -> bit i).
+constexpr uint32_t gather_byte_lsbs(uint64_t x) {
+  return static_cast<uint32_t>(((x & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56);
+}
+}  // namespace detail
+
 // Spreads a 16-bit rank mask into nibbles: bit r set -> nibble r = 1.
-uint64_t spread_mask(uint32_t mask);
+constexpr uint64_t spread_mask(uint32_t mask) {
+  return detail::kSpreadByte[mask & 0xFF] | (detail::kSpreadByte[(mask >> 8) & 0xFF] << 32);
+}
 
 // A multiset of cards by rank. Counts are 0..15 per rank (a hand never holds
 // more than 8 of a rank; a reading of a bomb can hold up to 12).
@@ -55,8 +81,12 @@ class CardCounts {
   constexpr void remove(int rank, int n = 1) {
     bits_ -= static_cast<uint64_t>(n) << (4 * rank);
   }
-  // Total number of cards.
-  int size() const;
+  // Total number of cards: nibbles summed pairwise into bytes, then all
+  // bytes with one multiply.
+  constexpr int size() const {
+    const uint64_t bytes = (bits_ & 0x0F0F0F0F0F0F0F0FULL) + ((bits_ >> 4) & 0x0F0F0F0F0F0F0F0FULL);
+    return static_cast<int>((bytes * 0x0101010101010101ULL) >> 56);
+  }
   constexpr bool empty() const { return bits_ == 0; }
   // Number of jokers (SJ + BJ).
   constexpr int jokers() const { return count(kSmallJoker) + count(kBigJoker); }
@@ -64,8 +94,16 @@ class CardCounts {
   constexpr CardCounts naturals() const {
     return CardCounts(bits_ & ((uint64_t{1} << (4 * kNumNaturalRanks)) - 1));
   }
-  // Mask of ranks holding at least `k` cards (k >= 1): count plane k.
-  uint32_t plane(int k) const;
+  // Mask of ranks holding at least `k` cards (1 <= k <= 15): count plane k.
+  // SWAR: even and odd nibbles in 8-bit lanes, + (16 - k) carries into bit 4
+  // exactly where count >= k.
+  constexpr uint32_t plane(int k) const {
+    constexpr uint64_t kLow = 0x0F0F0F0F0F0F0F0FULL;
+    const uint64_t add = static_cast<uint64_t>(16 - k) * 0x0101010101010101ULL;
+    const uint32_t even = detail::gather_byte_lsbs(((bits_ & kLow) + add) >> 4);
+    const uint32_t odd = detail::gather_byte_lsbs((((bits_ >> 4) & kLow) + add) >> 4);
+    return detail::kSpreadEven[even] | static_cast<uint32_t>(detail::kSpreadEven[odd]) << 1;
+  }
   // True iff every rank holds at least as many cards here as in `other`.
   bool contains(CardCounts other) const;
   // True iff no rank exceeds what two decks hold (8 per rank, 2 per joker).
