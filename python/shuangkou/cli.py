@@ -8,30 +8,31 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import Rules, preset_names
+from . import Rules, parse_cards, preset_names
 
-SAMPLE_HAND = "3 3 4 5 5 6 7 7 7 8 9 T T J Q Q K A A 2 2 2 2 SJ BJ 6 8"
+SAMPLE_HAND = "3 3 4 5 5 6 6 7 7 7 8 8 9 T T J Q Q K A A 2 2 2 2 SJ BJ"
+
+
+def _format_play(p) -> str:
+    text = p.cards if p.reading == p.cards else f"{p.cards} (= {p.reading})"
+    return f"{text} [{p.stars}★]" if p.stars else text
 
 
 def _cmd_moves(args: argparse.Namespace) -> int:
     rules = Rules(args.variant)
+    hand = parse_cards(args.hand)
     previous = args.previous or None
-    moves = rules.legal_moves(args.hand, previous)
-    hand_play = args.hand
-    print(f"variant: {args.variant}   hand ({len(hand_play.split())} cards): {hand_play}")
+    moves = rules.legal_moves(hand, previous)
+    print(f"variant {args.variant}, hand of {len(hand.split())}: {hand}")
     if previous:
-        print(f"to beat: {rules.read(previous)!r}   (passing is always allowed)")
+        print(f"to beat: {rules.read(previous).kind} {parse_cards(previous)} (passing is always allowed)")
     else:
-        print("leading: every canonical move")
+        print("leading: every canonical move (RULES section 11)")
     by_kind: dict[str, list] = {}
     for m in moves:
         by_kind.setdefault(m.kind, []).append(m)
     for kind, plays in by_kind.items():
-        print(f"  {kind} ({len(plays)}):")
-        for p in plays:
-            extra = f"  reads {p.reading}" if p.reading != p.cards else ""
-            stars = f"  [{p.stars} stars]" if p.stars else ""
-            print(f"    {p.cards}{extra}{stars}")
+        print(f"  {kind:<18} {len(plays):>3}: " + " | ".join(_format_play(p) for p in plays))
     print(f"{len(moves)} moves")
     return 0
 

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Sets up the machine, then runs every test: the C++ suite (GoogleTest, the
+# brute-force cross-check, the reader fuzz driver) and the Python suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+
+cmake -S . -B build/tests -G Ninja -DSHUANGKOU_BUILD_TESTS=ON -DSHUANGKOU_WERROR=ON >/dev/null
+cmake --build build/tests -j "$(nproc)"
+ctest --test-dir build/tests --output-on-failure -j "$(nproc)"
+
+python3 -m pytest tests/python -q
