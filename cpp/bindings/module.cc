@@ -29,7 +29,11 @@ sk::CardCounts to_counts(const py::handle& obj, const char* what) {
         if (!py::isinstance<py::str>(item))
           throw std::invalid_argument("card tokens must be strings, got " +
                                       std::string(py::str(py::type::of(item))));
-        joined += item.cast<std::string>() + " ";
+        const std::string token = item.cast<std::string>();
+        if (sk::parse_rank(token) < 0)
+          throw std::invalid_argument("unknown card '" + token +
+                                      "' (each list item is one card: 3 4 5 6 7 8 9 T/10 J Q K A 2 SJ BJ)");
+        joined += token + " ";
       }
       return sk::CardCounts::parse(joined);
     }
@@ -44,7 +48,7 @@ sk::CardCounts to_counts(const py::handle& obj, const char* what) {
 // list of jokers for the wild set.
 std::string override_text(const std::string& name, const py::handle& value) {
   if (py::isinstance<py::bool_>(value)) return value.cast<bool>() ? "true" : "false";
-  if (py::isinstance<py::int_>(value)) return std::to_string(value.cast<long long>());
+  if (py::isinstance<py::int_>(value)) return py::str(value);
   if (py::isinstance<py::str>(value)) return value.cast<std::string>();
   if ((name == "wild" || name == "wild_jokers") &&
       (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value) ||
