@@ -1,0 +1,389 @@
+#include "shuangkou/game.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+namespace shuangkou {
+namespace {
+
+using nlohmann::json;
+
+std::string seat_name(int seat) { return "seat " + std::to_string(seat); }
+
+std::string describe(const Play& p) {
+  return "'" + p.cards.to_string() + "' (" + std::string(kind_name(p.kind)) + ")";
+}
+
+constexpr std::array<char, 4> kSuits = {'S', 'H', 'D', 'C'};
+
+}  // namespace
+
+GameState GameState::from_hands(const std::array<CardCounts, kNumSeats>& hands, int leader) {
+  CardCounts all;
+  for (int s = 0; s < kNumSeats; ++s) {
+    const int n = hands[s].size();
+    if (n == 0) throw std::invalid_argument("the hand of " + seat_name(s) + " is empty");
+    if (n > kHandSize)
+      throw std::invalid_argument("the hand of " + seat_name(s) + " holds " + std::to_string(n) +
+                                  " cards; a deal gives at most " + std::to_string(kHandSize));
+    for (int r = 0; r < kNumRanks; ++r) {
+      all.add(r, hands[s].count(r));
+      const int limit = r >= kSmallJoker ? kCopiesPerJoker : kCopiesPerRank;
+      if (all.count(r) > limit)
+        throw std::invalid_argument("the hands hold more than " + std::to_string(limit) + " copies of '" +
+                                    std::string(rank_token(r)) + "': two decks hold only " +
+                                    std::to_string(limit));
+    }
+  }
+  if (leader < 0 || leader >= kNumSeats)
+    throw std::invalid_argument("leader must be a seat 0..3, got " + std::to_string(leader));
+  GameState g;
+  g.hands_ = hands;
+  g.current_ = static_cast<int8_t>(leader);
+  return g;
+}
+
+GameState GameState::deal(const Variant& v, uint64_t seed, int previous_first_finisher, DealSetup* setup) {
+  SplitMix64 rng(seed);
+  std::array<uint8_t, kNumPhysicalCards> deck;
+  std::iota(deck.begin(), deck.end(), 0);
+  for (int i = kNumPhysicalCards - 1; i > 0; --i) std::swap(deck[i], deck[rng.below(i + 1)]);
+  std::array<CardCounts, kNumSeats> hands{};
+  for (int i = 0; i < kNumPhysicalCards; ++i) hands[i / kHandSize].add(physical_rank(deck[i]));
+
+  DealSetup info;
+  info.seed = seed;
+  info.dealt = true;
+  info.previous_first_finisher = previous_first_finisher;
+  switch (v.first_lead) {
+    case FirstLead::kRevealedCard: {
+      const int position = static_cast<int>(rng.below(kNumPhysicalCards));
+      const int card = deck[position];
+      const int other = (card + 54) % kNumPhysicalCards;  // same rank and suit, other deck
+      const int leader = position / kHandSize;
+      const int holder = static_cast<int>(std::find(deck.begin(), deck.end(), other) - deck.begin()) / kHandSize;
+      info.revealed_card = card;
+      info.revealed_holder = leader;
+      info.other_copy_holder = holder;
+      info.leader = leader;
+      if (v.team_formation == TeamFormation::kByRule && holder != leader && holder != partner_of(leader)) {
+        std::swap(hands[holder], hands[partner_of(leader)]);
+        info.swapped = {static_cast<int8_t>(std::min(holder, partner_of(leader))),
+                        static_cast<int8_t>(std::max(holder, partner_of(leader)))};
+      }
+      break;
+    }
+    case FirstLead::kPreviousWinner:
+      info.leader = previous_first_finisher >= 0 ? previous_first_finisher : static_cast<int>(rng.below(kNumSeats));
+      break;
+    case FirstLead::kRandom:
+      info.leader = static_cast<int>(rng.below(kNumSeats));
+      break;
+  }
+  GameState g;
+  g.hands_ = hands;
+  g.current_ = static_cast<int8_t>(info.leader);
+  if (setup) *setup = info;
+  return g;
+}
+
+Places GameState::places() const {
+  if (!is_over()) throw std::logic_error("places are known once the deal is over");
+  Places p = finished_;
+  int n = num_finished_;
+  // Players still holding cards follow in turn order after the last finisher.
+  for (int step = 1, last = finished_[n - 1]; step < kNumSeats; ++step) {
+    const int seat = (last + step) % kNumSeats;
+    if (!hands_[seat].empty()) p[n++] = static_cast<int8_t>(seat);
+  }
+  return p;
+}
+
+int GameState::next_holding(int seat) const {
+  for (int step = 1; step <= kNumSeats; ++step) {
+    const int s = (seat + step) % kNumSeats;
+    if (!hands_[s].empty()) return s;
+  }
+  return -1;
+}
+
+void GameState::legal_moves(const Variant& v, MoveList& out) const {
+  if (is_over()) {
+    out.clear();
+    return;
+  }
+  if (is_leading()) generate_leads(v, hands_[current_], out);
+  else generate_follows(v, hands_[current_], top_, out);
+}
+
+std::string GameState::check(const Variant& v, const Play& play, Play* normalised) const {
+  if (is_over()) return "the deal is over";
+  const std::string who = seat_name(current_);
+  if (is_pass(play)) {
+    if (is_leading()) return who + " leads this trick and may not pass";
+    if (normalised) *normalised = kPass;
+    return "";
+  }
+  if (!hands_[current_].contains(play.cards))
+    return who + " does not hold '" + play.cards.to_string() + "' (hand: " + hands_[current_].to_string() + ")";
+  const auto read = read_as(v, play.cards, play.kind);
+  if (!read) return "'" + play.cards.to_string() + "' is not a valid " + std::string(kind_name(play.kind));
+  if (!is_leading() && !beats(*read, top_)) return describe(*read) + " does not beat " + describe(top_);
+  if (normalised) *normalised = *read;
+  return "";
+}
+
+void GameState::apply(const Variant& v, const Play& play) {
+  Play p;
+  const std::string error = check(v, play, &p);
+  if (!error.empty()) throw std::invalid_argument(error);
+  apply_legal(v, p);
+}
+
+void GameState::apply_legal(const Variant& v, const Play& play) {
+  (void)v;
+  const int seat = current_;
+  ++num_actions_;
+  if (is_pass(play)) {
+    ++passes_;
+    int others = 0;  // players still holding cards, besides the one who played last
+    for (int s = 0; s < kNumSeats; ++s) others += s != owner_ && !hands_[s].empty();
+    if (passes_ >= others) {
+      // Trick over: its winner leads, or their partner if they are out (接风).
+      current_ = static_cast<int8_t>(hands_[owner_].empty() ? partner_of(owner_) : owner_);
+      owner_ = -1;
+      passes_ = 0;
+      top_ = Play{};
+    } else {
+      current_ = static_cast<int8_t>(next_holding(seat));
+    }
+    return;
+  }
+  hands_[seat] = hands_[seat] - play.cards;
+  played_[seat] = played_[seat] + play.cards;
+  if (is_bomb(play.kind)) bombs_.add(seat, play.stars);
+  top_ = play;
+  owner_ = static_cast<int8_t>(seat);
+  passes_ = 0;
+  if (hands_[seat].empty()) {
+    finished_[num_finished_++] = static_cast<int8_t>(seat);
+    if (hands_[partner_of(seat)].empty()) {  // the team is out: the deal ends now
+      current_ = -1;
+      return;
+    }
+  }
+  current_ = static_cast<int8_t>(next_holding(seat));
+}
+
+std::array<int64_t, kNumSeats> GameState::running_scores(const Variant& v) const {
+  if (is_over()) return score(v).total;
+  return running_contribution(v, bombs_);
+}
+
+DealScore GameState::score(const Variant& v) const { return score_deal(v, places(), bombs_); }
+
+Observation observe(const Variant& v, const GameState& s, int seat) {
+  if (seat < 0 || seat >= kNumSeats) throw std::invalid_argument("seat must be 0..3");
+  Observation o;
+  o.seat = seat;
+  o.own_hand = s.hand(seat);
+  if (v.partner_visible) o.partner_hand = s.hand(partner_of(seat));
+  for (int i = 0; i < kNumSeats; ++i) {
+    o.cards_left[i] = s.hand(i).size();
+    o.played[i] = s.played(i);
+  }
+  o.top = s.top();
+  o.top_owner = s.top_owner();
+  o.passes = s.passes();
+  o.finish_order = s.finish_order();
+  o.num_finished = s.num_finished();
+  o.running_scores = s.running_scores(v);
+  return o;
+}
+
+// --- Game ---------------------------------------------------------------
+
+Game::Game(const Variant& v, uint64_t seed, int previous_first_finisher) : variant_(v) {
+  if (previous_first_finisher < -1 || previous_first_finisher >= kNumSeats)
+    throw std::invalid_argument("previous first finisher must be a seat 0..3 or -1");
+  state_ = GameState::deal(v, seed, previous_first_finisher, &setup_);
+  for (int s = 0; s < kNumSeats; ++s) initial_[s] = state_.hand(s);
+}
+
+Game::Game(const Variant& v, const std::array<CardCounts, kNumSeats>& hands, int leader)
+    : variant_(v), state_(GameState::from_hands(hands, leader)), initial_(hands) {
+  setup_.leader = leader;
+}
+
+void Game::apply(const Play& play) {
+  Play p;
+  const std::string error = state_.check(variant_, play, &p);
+  if (!error.empty()) throw std::invalid_argument(error);
+  const int seat = state_.current_player();
+  state_.apply_legal(variant_, p);
+  history_.push_back({seat, p});
+}
+
+Play Game::reading_for_current_player(CardCounts cards) const {
+  if (state_.is_over()) throw std::invalid_argument("the deal is over");
+  if (cards.empty()) throw std::invalid_argument("no cards given (use a pass to pass)");
+  const Readings all = read_all(variant_, cards);
+  if (!all.mask) throw std::invalid_argument("'" + cards.to_string() + "' is not a valid play under these rules");
+  if (state_.is_leading()) return *read_best(variant_, cards);
+  const Play& top = state_.top();
+  if (all.has(top.kind) && beats(all[top.kind], top)) return all[top.kind];
+  std::optional<Play> best;
+  for (int k = static_cast<int>(Kind::kBomb); k < kNumKinds; ++k)
+    if (all.has(static_cast<Kind>(k)) && beats(all.by_kind[k], top) && (!best || all.by_kind[k].power > best->power))
+      best = all.by_kind[k];
+  if (!best) throw std::invalid_argument("'" + cards.to_string() + "' does not beat " + describe(top));
+  return *best;
+}
+
+std::string Game::to_json() const {
+  json j;
+  j["format"] = "shuangkou-deal/1";
+  json params = json::object();
+  for (const auto& [k, v] : shuangkou::params(variant_)) params[k] = v;
+  j["variant"] = params;
+  j["dealt"] = setup_.dealt;
+  j["seed"] = setup_.dealt ? json(setup_.seed) : json(nullptr);
+  if (setup_.revealed_card >= 0) {
+    const int id = setup_.revealed_card;
+    const int rank = physical_rank(id);
+    j["revealed_card"] = {{"id", id},
+                          {"rank", std::string(rank_token(rank))},
+                          {"suit", rank >= kSmallJoker ? json(nullptr) : json(std::string(1, kSuits[id % 54 / 13]))},
+                          {"holder", setup_.revealed_holder},
+                          {"other_copy_holder", setup_.other_copy_holder}};
+  } else {
+    j["revealed_card"] = nullptr;
+  }
+  j["swapped"] = setup_.swapped[0] >= 0 ? json({setup_.swapped[0], setup_.swapped[1]}) : json(nullptr);
+  j["previous_first_finisher"] = setup_.previous_first_finisher;
+  j["leader"] = setup_.leader;
+  json hands = json::array();
+  for (const auto& h : initial_) hands.push_back(h.to_string());
+  j["hands"] = hands;
+  json moves = json::array();
+  for (const auto& a : history_) {
+    if (is_pass(a.play)) {
+      moves.push_back({{"seat", a.seat}, {"kind", "pass"}});
+      continue;
+    }
+    json m = {{"seat", a.seat},
+              {"kind", std::string(kind_name(a.play.kind))},
+              {"cards", a.play.cards.to_string()},
+              {"reading", a.play.reading.to_string()}};
+    if (is_bomb(a.play.kind)) m["stars"] = a.play.stars;
+    moves.push_back(m);
+  }
+  j["moves"] = moves;
+  j["over"] = state_.is_over();
+  if (state_.is_over()) {
+    const Places places = state_.places();
+    const DealScore d = state_.score(variant_);
+    j["finish_order"] = std::vector<int>(places.begin(), places.end());
+    j["outcome"] = std::string(outcome_name(d.outcome));
+    j["scores"] = d.total;
+    j["breakdown"] = {{"base", d.base}, {"multiplier", d.multiplier}, {"contribution", d.contribution}, {"total", d.total}};
+  } else {
+    j["finish_order"] = std::vector<int>(state_.finish_order().begin(),
+                                         state_.finish_order().begin() + state_.num_finished());
+    j["outcome"] = nullptr;
+    j["scores"] = nullptr;
+    j["breakdown"] = nullptr;
+  }
+  return j.dump();
+}
+
+Game Game::from_json(const std::string& text) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw std::invalid_argument(std::string("record is not valid JSON: ") + e.what());
+  }
+  auto need = [&](const char* key) -> const json& {
+    if (!j.is_object() || !j.contains(key)) throw std::invalid_argument(std::string("record has no '") + key + "'");
+    return j.at(key);
+  };
+  try {
+    if (need("format") != "shuangkou-deal/1")
+      throw std::invalid_argument("record format is not shuangkou-deal/1");
+    const json& params = need("variant");
+    if (!params.is_object()) throw std::invalid_argument("record 'variant' must be an object");
+    Variant v;
+    for (const auto& name : param_names()) {
+      if (!params.contains(name)) throw std::invalid_argument("record variant has no parameter '" + name + "'");
+      const json& value = params.at(name);
+      set_param(v, name, value.is_string() ? value.get<std::string>() : value.dump());
+    }
+    for (const auto& [name, value] : params.items())
+      if (std::find(param_names().begin(), param_names().end(), name) == param_names().end())
+        throw std::invalid_argument("record variant has an unknown parameter '" + name + "'");
+
+    const json& hand_list = need("hands");
+    if (!hand_list.is_array() || hand_list.size() != kNumSeats)
+      throw std::invalid_argument("record 'hands' must list 4 hands");
+    std::array<CardCounts, kNumSeats> hands;
+    for (int s = 0; s < kNumSeats; ++s) hands[s] = CardCounts::parse(hand_list[s].get<std::string>());
+    const int leader = need("leader").get<int>();
+
+    std::optional<Game> game;
+    if (need("dealt").get<bool>()) {
+      const int previous = j.value("previous_first_finisher", -1);
+      game.emplace(v, need("seed").get<uint64_t>(), previous);
+      if (game->initial_hands() != hands || game->setup().leader != leader)
+        throw std::invalid_argument("record hands or leader differ from the deal of its seed");
+    } else {
+      game.emplace(v, hands, leader);
+    }
+
+    const json& moves = need("moves");
+    if (!moves.is_array()) throw std::invalid_argument("record 'moves' must be a list");
+    for (size_t i = 0; i < moves.size(); ++i) {
+      const json& m = moves[i];
+      const std::string where = "record move " + std::to_string(i) + ": ";
+      if (!m.is_object() || !m.contains("seat") || !m.contains("kind"))
+        throw std::invalid_argument(where + "needs 'seat' and 'kind'");
+      if (m.at("seat").get<int>() != game->state().current_player())
+        throw std::invalid_argument(where + "seat " + std::to_string(m.at("seat").get<int>()) +
+                                    " is not the player to act (" +
+                                    std::to_string(game->state().current_player()) + ")");
+      const std::string kind = m.at("kind").get<std::string>();
+      Play play = kPass;
+      if (kind != "pass") {
+        if (!m.contains("cards")) throw std::invalid_argument(where + "needs 'cards'");
+        play.cards = CardCounts::parse(m.at("cards").get<std::string>());
+        play.kind = parse_kind(kind);
+      }
+      try {
+        game->apply(play);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(where + e.what());
+      }
+      if (kind != "pass" && m.contains("reading") &&
+          game->history().back().play.reading.to_string() != m.at("reading").get<std::string>())
+        throw std::invalid_argument(where + "reads as '" + game->history().back().play.reading.to_string() +
+                                    "', not '" + m.at("reading").get<std::string>() + "'");
+    }
+    if (j.value("over", false)) {
+      if (!game->state().is_over()) throw std::invalid_argument("record says the deal is over but it is not");
+      const Places places = game->state().places();
+      if (need("finish_order").get<std::vector<int>>() != std::vector<int>(places.begin(), places.end()))
+        throw std::invalid_argument("record finish order differs from the replay");
+      const auto total = game->state().score(v).total;
+      if (need("scores").get<std::vector<int64_t>>() != std::vector<int64_t>(total.begin(), total.end()))
+        throw std::invalid_argument("record scores differ from the replay");
+    }
+    return std::move(*game);
+  } catch (const json::exception& e) {
+    throw std::invalid_argument(std::string("malformed record: ") + e.what());
+  }
+}
+
+}  // namespace shuangkou
