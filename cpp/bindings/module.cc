@@ -10,7 +10,11 @@
 #include <vector>
 
 #include "shuangkou/cards.h"
+#include "shuangkou/config.h"
+#include "shuangkou/game.h"
+#include "shuangkou/match.h"
 #include "shuangkou/movegen.h"
+#include "shuangkou/scoring.h"
 #include "shuangkou/pattern.h"
 #include "shuangkou/variant.h"
 
@@ -63,19 +67,46 @@ std::string override_text(const std::string& name, const py::handle& value) {
                         name + "' (allowed: " + sk::allowed_values(name) + ")");
 }
 
+// A variant from a preset name or a YAML file path, with keyword overrides.
+// `label` describes it ("qianbian max_bomb=10").
+sk::Variant make_variant(const std::string& preset_or_path, const py::kwargs& overrides, std::string* label) {
+  try {
+    sk::Variant v = sk::resolve_variant(preset_or_path);
+    if (label) *label = preset_or_path;
+    for (const auto& [key, value] : overrides) {
+      const std::string k = py::str(key);
+      sk::set_param(v, k, override_text(k, value));
+      if (label) *label += " " + k + "=" + std::string(py::str(value));
+    }
+    return v;
+  } catch (const std::invalid_argument& e) {
+    throw py::value_error(e.what());
+  }
+}
+
+int seat_arg(const py::handle& obj, const char* what) {
+  if (!py::isinstance<py::int_>(obj) || py::isinstance<py::bool_>(obj))
+    throw py::value_error(std::string(what) + " must be a seat 0..3, got " + std::string(py::repr(obj)));
+  const long long s = obj.cast<long long>();
+  if (s < 0 || s >= sk::kNumSeats)
+    throw py::value_error(std::string(what) + " must be a seat 0..3, got " + std::to_string(s));
+  return static_cast<int>(s);
+}
+
+py::dict breakdown_dict(const sk::DealScore& d) {
+  py::dict out;
+  out["outcome"] = std::string(sk::outcome_name(d.outcome));
+  out["base"] = std::vector<int64_t>(d.base.begin(), d.base.end());
+  out["multiplier"] = d.multiplier;
+  out["contribution"] = std::vector<int64_t>(d.contribution.begin(), d.contribution.end());
+  out["total"] = std::vector<int64_t>(d.total.begin(), d.total.end());
+  return out;
+}
+
 class Rules {
  public:
-  Rules(const std::string& preset_name, const py::kwargs& overrides) : name_(preset_name) {
-    try {
-      variant_ = sk::preset(preset_name);
-      for (const auto& [key, value] : overrides) {
-        const std::string k = py::str(key);
-        sk::set_param(variant_, k, override_text(k, value));
-        name_ += " " + k + "=" + std::string(py::str(value));
-      }
-    } catch (const std::invalid_argument& e) {
-      throw py::value_error(e.what());
-    }
+  Rules(const std::string& preset_or_path, const py::kwargs& overrides) {
+    variant_ = make_variant(preset_or_path, overrides, &name_);
   }
 
   const sk::Variant& variant() const { return variant_; }
@@ -139,6 +170,44 @@ class Rules {
     return d;
   }
 
+  // RULES sections 7, 8, 8a: a finished deal's score from its places and the
+  // bombs played, (seat, cards) in order.
+  sk::DealScore score_deal(const py::handle& finish_order, const py::handle& bombs) const {
+    if (!py::isinstance<py::sequence>(finish_order) || py::isinstance<py::str>(finish_order))
+      throw py::value_error("finish_order must list the four seats by place, e.g. [0, 2, 1, 3]");
+    const auto order = finish_order.cast<py::sequence>();
+    if (order.size() != sk::kNumSeats)
+      throw py::value_error("finish_order must list all four seats by place, got " + std::to_string(order.size()));
+    sk::Places places{};
+    int seen = 0;
+    for (size_t i = 0; i < sk::kNumSeats; ++i) {
+      const int s = seat_arg(order[i], "finish_order entry");
+      if (seen >> s & 1) throw py::value_error("finish_order must be a permutation of 0..3: seat " + std::to_string(s) + " twice");
+      seen |= 1 << s;
+      places[i] = static_cast<int8_t>(s);
+    }
+    sk::BombTally tally;
+    if (!py::isinstance<py::sequence>(bombs) || py::isinstance<py::str>(bombs))
+      throw py::value_error("bombs must be a list of (seat, cards) pairs");
+    size_t i = 0;
+    for (const auto& item : bombs.cast<py::sequence>()) {
+      const std::string where = "bomb " + std::to_string(i++);
+      if (!py::isinstance<py::sequence>(item) || py::isinstance<py::str>(item) || py::len(item) != 2)
+        throw py::value_error(where + " must be a (seat, cards) pair");
+      const auto pair = item.cast<py::sequence>();
+      const int seat = seat_arg(pair[0], (where + " seat").c_str());
+      const auto play = sk::read_best(variant_, to_counts(pair[1], (where + " cards").c_str()));
+      if (!play || !sk::is_bomb(play->kind))
+        throw py::value_error(where + ": '" + std::string(py::str(pair[1])) + "' is not a bomb under these rules");
+      try {
+        tally.add(seat, play->stars);
+      } catch (const std::length_error&) {
+        throw py::value_error(where + ": more bombs by seat " + std::to_string(seat) + " than a deal allows");
+      }
+    }
+    return sk::score_deal(variant_, places, tally);
+  }
+
  private:
   static std::string describe(const py::handle& obj) {
     if (py::isinstance<sk::Play>(obj)) return obj.cast<const sk::Play&>().cards.to_string();
@@ -153,6 +222,91 @@ class Rules {
 std::string play_repr(const sk::Play& p) {
   return "Play(kind='" + std::string(sk::kind_name(p.kind)) + "', cards='" + p.cards.to_string() +
          "', reading='" + p.reading.to_string() + "')";
+}
+
+py::object play_or_none(const sk::Play& p) {
+  if (sk::is_pass(p)) return py::none();
+  return py::cast(p);
+}
+
+py::list history_list(const sk::Game& g) {
+  py::list out;
+  for (const auto& a : g.history()) out.append(py::make_tuple(a.seat, play_or_none(a.play)));
+  return out;
+}
+
+std::vector<std::string> hand_strings(const std::array<sk::CardCounts, sk::kNumSeats>& hands) {
+  std::vector<std::string> out;
+  for (const auto& h : hands) out.push_back(h.to_string());
+  return out;
+}
+
+uint64_t seed_arg(const py::handle& seed) {
+  if (!py::isinstance<py::int_>(seed) || py::isinstance<py::bool_>(seed))
+    throw py::value_error("seed must be an integer 0 <= seed < 2**64, got " + std::string(py::repr(seed)));
+  try {
+    return seed.cast<uint64_t>();
+  } catch (const py::cast_error&) {
+    throw py::value_error("seed must be an integer 0 <= seed < 2**64, got " + std::string(py::repr(seed)));
+  }
+}
+
+sk::Game make_game(const std::string& variant, const py::handle& seed, const py::handle& hands,
+                   const py::handle& leader, const py::kwargs& overrides) {
+  const sk::Variant v = make_variant(variant, overrides, nullptr);
+  if (hands.is_none()) {
+    if (!leader.is_none()) throw py::value_error("leader applies to a set deal (hands=...); a dealt game follows the first-lead rule");
+    return sk::Game(v, seed_arg(seed));
+  }
+  if (!py::isinstance<py::sequence>(hands) || py::isinstance<py::str>(hands) || py::len(hands) != sk::kNumSeats)
+    throw py::value_error("hands must list four card strings, one per seat");
+  std::array<sk::CardCounts, sk::kNumSeats> h;
+  const auto seq = hands.cast<py::sequence>();
+  for (int s = 0; s < sk::kNumSeats; ++s) h[s] = to_counts(seq[s], ("hand of seat " + std::to_string(s)).c_str());
+  return sk::Game(v, h, leader.is_none() ? 0 : seat_arg(leader, "leader"));
+}
+
+// A move from Python: a Play, "pass" (or None), or cards read as the current
+// player would play them.
+sk::Play move_arg(const sk::Game& g, const py::handle& move) {
+  if (move.is_none()) return sk::kPass;
+  if (py::isinstance<sk::Play>(move)) return move.cast<sk::Play>();
+  if (py::isinstance<py::str>(move)) {
+    std::string t = move.cast<std::string>();
+    for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (t == "pass") return sk::kPass;
+  }
+  return g.reading_for_current_player(to_counts(move, "move"));
+}
+
+py::dict observation_dict(const sk::Game& g, int seat) {
+  const sk::Observation o = g.observation(seat);
+  py::dict d;
+  d["seat"] = o.seat;
+  d["hand"] = o.own_hand.to_string();
+  d["partner_hand"] = o.partner_hand ? py::cast(o.partner_hand->to_string()) : py::none();
+  d["cards_left"] = std::vector<int>(o.cards_left.begin(), o.cards_left.end());
+  d["played"] = hand_strings(o.played);
+  d["top"] = o.top_owner >= 0 ? py::cast(o.top) : py::none();
+  d["top_owner"] = o.top_owner >= 0 ? py::cast(o.top_owner) : py::none();
+  d["passes"] = o.passes;
+  d["finish_order"] = std::vector<int>(o.finish_order.begin(), o.finish_order.begin() + o.num_finished);
+  d["scores"] = std::vector<int64_t>(o.running_scores.begin(), o.running_scores.end());
+  d["history"] = history_list(g);
+  return d;
+}
+
+std::vector<int> finish_order_list(const sk::GameState& s) {
+  if (s.is_over()) {
+    const sk::Places p = s.places();
+    return {p.begin(), p.end()};
+  }
+  return {s.finish_order().begin(), s.finish_order().begin() + s.num_finished()};
+}
+
+std::vector<int64_t> scores_list(const sk::Game& g) {
+  const auto t = g.state().running_scores(g.variant());
+  return {t.begin(), t.end()};
 }
 
 }  // namespace
@@ -189,7 +343,7 @@ PYBIND11_MODULE(_core, m) {
                     "Rules of one variant: Rules(preset, **overrides). Presets: classic, baibian, "
                     "qianbian, qianbian_collect, jj; any RULES section 9 parameter may be overridden "
                     "by keyword, e.g. Rules('qianbian', max_bomb=10).")
-      .def(py::init<const std::string&, const py::kwargs&>(), py::arg("preset") = "classic")
+      .def(py::init<const std::string&, const py::kwargs&>(), py::arg("variant") = "classic")
       .def_property_readonly("name", &Rules::name)
       .def_property_readonly("params", &Rules::params, "every variant parameter, as text")
       .def("read", &Rules::read, py::arg("cards"),
@@ -202,7 +356,164 @@ PYBIND11_MODULE(_core, m) {
       .def("legal_moves", &Rules::legal_moves, py::arg("hand"), py::arg("previous") = py::none(),
            "Canonical moves: all leads when previous is None, else the plays that beat previous "
            "(passing is implied).")
+      .def("score",
+           [](const Rules& r, const py::handle& finish_order, const py::handle& bombs) {
+             const auto t = r.score_deal(finish_order, bombs).total;
+             return std::vector<int64_t>(t.begin(), t.end());
+           },
+           py::arg("finish_order"), py::arg("bombs") = py::list(),
+           "Final deal scores by seat (base x multiplier + contribution). finish_order lists the "
+           "four seats by place; bombs are (seat, cards) in the order played.")
+      .def("score_breakdown",
+           [](const Rules& r, const py::handle& finish_order, const py::handle& bombs) {
+             return breakdown_dict(r.score_deal(finish_order, bombs));
+           },
+           py::arg("finish_order"), py::arg("bombs") = py::list(),
+           "As score(), as a dict: outcome, base (by seat), multiplier, contribution (by seat), total.")
       .def("__repr__", [](const Rules& r) { return "Rules('" + r.name() + "')"; });
+
+  py::class_<sk::Game>(m, "Game",
+                       "One deal. Game(variant, seed=0) deals from the seed and applies the first-lead "
+                       "rule; Game(variant, hands=[4 card strings], leader=0) is a set deal (no shuffle, "
+                       "no revealed card). variant: a preset name or a YAML file; keyword overrides as "
+                       "for Rules. Seats 0 and 2 are partners, 1 and 3.")
+      .def(py::init(&make_game), py::arg("variant") = "classic", py::arg("seed") = 0, py::arg("hands") = py::none(),
+           py::arg("leader") = py::none())
+      .def("current_player", [](const sk::Game& g) { return g.state().current_player(); },
+           "The seat to act; -1 once the deal is over.")
+      .def("legal_moves",
+           [](const sk::Game& g) {
+             sk::MoveList moves;
+             g.legal_moves(moves);
+             return std::vector<sk::Play>(moves.begin(), moves.end());
+           },
+           "Canonical plays of the current player; passing is legal too whenever can_pass().")
+      .def("can_pass", [](const sk::Game& g) { return g.state().can_pass(); },
+           "True when the current player may pass (not when leading a trick).")
+      .def("is_leading", [](const sk::Game& g) { return g.state().is_leading(); })
+      .def("apply",
+           [](sk::Game& g, const py::handle& move) {
+             g.apply(move_arg(g, move));
+             return play_or_none(g.history().back().play);
+           },
+           py::arg("move"),
+           "Plays a Play, a card string (read as the trick requires: its kind when following, "
+           "else the strongest reading) or 'pass'. An illegal move raises ValueError and changes "
+           "nothing. Returns the play made (None for a pass).")
+      .def("is_over", [](const sk::Game& g) { return g.state().is_over(); })
+      .def("scores", &scores_list,
+           "Deal scores by seat once over; before that, the points credited so far "
+           "(contributions at the moment of each bomb).")
+      .def("score_breakdown",
+           [](const sk::Game& g) {
+             if (!g.state().is_over()) throw py::value_error("the deal is not over");
+             return breakdown_dict(g.state().score(g.variant()));
+           })
+      .def("outcome",
+           [](const sk::Game& g) -> py::object {
+             if (!g.state().is_over()) return py::none();
+             return py::cast(std::string(sk::outcome_name(g.state().score(g.variant()).outcome)));
+           },
+           "'double', 'single' or 'draw' once over, else None.")
+      .def("hand", [](const sk::Game& g, const py::handle& seat) { return g.state().hand(seat_arg(seat, "seat")).to_string(); },
+           py::arg("seat"))
+      .def("played", [](const sk::Game& g, const py::handle& seat) { return g.state().played(seat_arg(seat, "seat")).to_string(); },
+           py::arg("seat"), "The cards a seat has played so far.")
+      .def("initial_hands", [](const sk::Game& g) { return hand_strings(g.initial_hands()); },
+           "The hands by seat at the start (after any revealed-card swap).")
+      .def("top", [](const sk::Game& g) -> py::object {
+             return g.state().top_owner() >= 0 ? py::cast(g.state().top()) : py::none();
+           }, "The play to beat, or None when the current player leads.")
+      .def("top_owner", [](const sk::Game& g) -> py::object {
+             return g.state().top_owner() >= 0 ? py::cast(g.state().top_owner()) : py::none();
+           })
+      .def("history", &history_list, "Every action so far: (seat, Play), or (seat, None) for a pass.")
+      .def("finish_order", [](const sk::Game& g) { return finish_order_list(g.state()); },
+           "Seats that went out, in order; once over, all four seats by place.")
+      .def("observation", [](const sk::Game& g, const py::handle& seat) {
+             return observation_dict(g, seat.is_none() ? g.state().current_player() : seat_arg(seat, "seat"));
+           }, py::arg("seat") = py::none(),
+           "What a seat may know: own hand, the partner's only where the variant shows it (JJ), "
+           "cards left, cards played, the trick, places, points so far, all plays.")
+      .def_property_readonly("leader", [](const sk::Game& g) { return g.setup().leader; })
+      .def_property_readonly("revealed_card", [](const sk::Game& g) -> py::object {
+             const sk::DealSetup& s = g.setup();
+             if (s.revealed_card < 0) return py::none();
+             py::dict d;
+             d["id"] = s.revealed_card;
+             d["rank"] = std::string(sk::rank_token(sk::physical_rank(s.revealed_card)));
+             d["holder"] = s.revealed_holder;
+             d["other_copy_holder"] = s.other_copy_holder;
+             return d;
+           })
+      .def_property_readonly("swapped", [](const sk::Game& g) -> py::object {
+             const auto& w = g.setup().swapped;
+             if (w[0] < 0) return py::none();
+             return py::make_tuple(static_cast<int>(w[0]), static_cast<int>(w[1]));
+           }, "The two seats whose hands the revealed-card rule exchanged, or None.")
+      .def_property_readonly("params", [](const sk::Game& g) {
+             py::dict d;
+             for (const auto& [k, v] : sk::params(g.variant())) d[py::str(k)] = v;
+             return d;
+           })
+      .def("to_json", &sk::Game::to_json, "A JSON record that Game.from_json replays exactly.")
+      .def_static("from_json", [](const std::string& text) { return sk::Game::from_json(text); }, py::arg("record"))
+      .def("clone", [](const sk::Game& g) { return sk::Game(g); })
+      .def("__copy__", [](const sk::Game& g) { return sk::Game(g); })
+      .def("__deepcopy__", [](const sk::Game& g, py::dict) { return sk::Game(g); }, py::arg("memo"))
+      .def("__repr__", [](const sk::Game& g) {
+        return "<Game " + std::string(g.state().is_over() ? "over" : "to act: seat " + std::to_string(g.state().current_player())) +
+               ", " + std::to_string(g.history().size()) + " actions>";
+      });
+
+  py::class_<sk::Match>(m, "Match",
+                        "A match of several deals: Match(variant, seed=0, deals=10). Players 0..3 start "
+                        "in seats 0..3 and move with the revealed-card rule; points accumulate per player.")
+      .def(py::init([](const std::string& variant, const py::handle& seed, int deals, const py::kwargs& kw) {
+             return sk::Match(make_variant(variant, kw, nullptr), seed_arg(seed), deals);
+           }),
+           py::arg("variant") = "classic", py::arg("seed") = 0, py::arg("deals") = 1)
+      .def_property_readonly("game", [](sk::Match& m) -> sk::Game& { return m.game(); },
+                             py::return_value_policy::reference_internal, "The current deal (seats, not players).")
+      .def("next_deal", &sk::Match::next_deal,
+           "Credits the finished deal to its players and deals the next (unless the match is over).")
+      .def("is_over", &sk::Match::is_over)
+      .def_property_readonly("num_deals", &sk::Match::num_deals)
+      .def_property_readonly("deals_played", &sk::Match::deals_played)
+      .def("totals", [](const sk::Match& m) { return std::vector<int64_t>(m.totals().begin(), m.totals().end()); },
+           "Cumulative points by player.")
+      .def("player_in_seat", [](const sk::Match& m, const py::handle& s) { return m.player_in_seat(seat_arg(s, "seat")); })
+      .def("seat_of", [](const sk::Match& m, const py::handle& p) { return m.seat_of(seat_arg(p, "player")); })
+      .def("seating", [](const sk::Match& m) {
+             std::vector<int> out;
+             for (int s = 0; s < sk::kNumSeats; ++s) out.push_back(m.player_in_seat(s));
+             return out;
+           }, "The player in each seat of the current deal.")
+      .def("titles", [](const sk::Match& m) {
+             py::list out;
+             for (int p = 0; p < sk::kNumSeats; ++p) {
+               const auto t = sk::level_title(m.totals()[p]);
+               out.append(py::make_tuple(t.level, std::string(t.title)));
+             }
+             return out;
+           }, "(level, title) of each player's total (RULES section 12).")
+      .def("results", [](const sk::Match& m) {
+             py::list out;
+             for (const auto& r : m.results()) {
+               py::dict d;
+               d["seating"] = std::vector<int>(r.player_in_seat.begin(), r.player_in_seat.end());
+               d["finish_order"] = std::vector<int>(r.places.begin(), r.places.end());
+               d["outcome"] = std::string(sk::outcome_name(r.outcome));
+               d["points"] = std::vector<int64_t>(r.points_by_player.begin(), r.points_by_player.end());
+               out.append(d);
+             }
+             return out;
+           }, "One dict per finished deal: seating, finish_order (seats), outcome, points (by player).");
+
+  m.def("level_title", [](int64_t total) {
+          const auto t = sk::level_title(total);
+          return py::make_tuple(t.level, std::string(t.title));
+        }, py::arg("total_points"), "(level number, title) for accumulated points (RULES section 12).");
 
   m.def("parse_cards",
         [](const py::handle& cards) { return to_counts(cards, "cards").to_string(); },

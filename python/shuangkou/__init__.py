@@ -8,7 +8,27 @@ The rules live in C++ (``shuangkou._core``); this package re-exports them::
     r.legal_moves("3 3 4 5 6 7 BJ")      # canonical moves when leading
 """
 
-from ._core import MAX_MOVES, Play, Rules, param_names, parse_cards, preset_names
+from ._core import (
+    MAX_MOVES,
+    Game,
+    Match,
+    Play,
+    Rules,
+    level_title,
+    param_names,
+    parse_cards,
+    preset_names,
+)
 
-__all__ = ["MAX_MOVES", "Play", "Rules", "param_names", "parse_cards", "preset_names"]
+__all__ = [
+    "MAX_MOVES",
+    "Game",
+    "Match",
+    "Play",
+    "Rules",
+    "level_title",
+    "param_names",
+    "parse_cards",
+    "preset_names",
+]
 __version__ = "0.1.0"

@@ -82,11 +82,11 @@ std::array<int64_t, 4> recompute_scores(const Variant& v, const std::vector<Acti
   return total;
 }
 
-bool zero_sum(const Variant& v) {
-  return v.contribution != ContributionRule::kTeam && v.base_table != BaseTable::kCommon
-             ? true
-             : v.contribution != ContributionRule::kTeam && v.multiplier != MultiplierRule::kStarProduct &&
-                   v.base_table != BaseTable::kCommon;
+// Team contributions pay the bomber's side more than the opponents lose, and
+// the common draw row pays 1/0/0/1: everything else sums to zero.
+bool zero_sum(const Variant& v, Outcome outcome) {
+  if (v.contribution == ContributionRule::kTeam) return false;
+  return !(v.base_table == BaseTable::kCommon && outcome == Outcome::kDraw);
 }
 
 TEST(GameInvariants, RandomPlayManyGamesPerVariant) {
@@ -129,7 +129,7 @@ TEST(GameInvariants, RandomPlayManyGamesPerVariant) {
       const Places places = s.places();
       const DealScore d = s.score(v);
       ASSERT_EQ(d.total, recompute_scores(v, g.history(), places)) << name << " game " << i << "\n" << g.to_json();
-      if (zero_sum(v)) {
+      if (zero_sum(v, d.outcome)) {
         int64_t sum = 0;
         for (auto x : d.total) sum += x;
         ASSERT_EQ(sum, 0) << name << " game " << i;
@@ -151,12 +151,12 @@ TEST(GameInvariants, RandomPlayManyGamesPerVariant) {
   }
 }
 
-TEST(GameInvariants, ZeroSumVariantsAreTheOnesWithoutTeamContributionOrCommonDraws) {
-  // Common draws pay 1/0/0/1 (not zero-sum); team contributions are not.
-  EXPECT_TRUE(zero_sum(preset("classic")));
-  EXPECT_TRUE(zero_sum(preset("jj")));
-  EXPECT_FALSE(zero_sum(preset("baibian")));
-  EXPECT_FALSE(zero_sum(preset("qianbian")));
+TEST(GameInvariants, WhichDealsAreZeroSum) {
+  EXPECT_TRUE(zero_sum(preset("classic"), Outcome::kDraw));
+  EXPECT_TRUE(zero_sum(preset("jj"), Outcome::kDraw));
+  EXPECT_TRUE(zero_sum(preset("baibian"), Outcome::kSingle));
+  EXPECT_FALSE(zero_sum(preset("baibian"), Outcome::kDraw));
+  EXPECT_FALSE(zero_sum(preset("qianbian"), Outcome::kDouble));
 }
 
 // to_json -> from_json reproduces every state of a game: replay each prefix.
