@@ -1,5 +1,7 @@
 // shuangkou._core: the one pybind11 module. It converts types and nothing
 // else; rules logic lives in the C++ core.
+#include <pybind11/functional.h>
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -15,6 +17,7 @@
 #include "shuangkou/match.h"
 #include "shuangkou/movegen.h"
 #include "shuangkou/scoring.h"
+#include "shuangkou/selfplay.h"
 #include "shuangkou/pattern.h"
 #include "shuangkou/variant.h"
 
@@ -309,6 +312,74 @@ std::vector<int64_t> scores_list(const sk::Game& g) {
   return {t.begin(), t.end()};
 }
 
+// A numpy array that owns a std::vector (no copy).
+template <typename T>
+py::array_t<T> to_numpy(std::vector<T>&& v, std::vector<py::ssize_t> shape) {
+  auto* owned = new std::vector<T>(std::move(v));
+  py::capsule owner(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>(shape, owned->data(), owner);
+}
+
+// Batch self-play with built-in agents; the GIL is released while C++ plays.
+py::dict run_selfplay_py(const std::string& variant, int64_t games, const std::vector<std::string>& agents,
+                         int threads, const py::handle& seed, int64_t replays, const std::string& replay_path,
+                         const py::object& progress, const py::kwargs& overrides) {
+  sk::SelfPlayOptions o;
+  o.variant = make_variant(variant, overrides, nullptr);
+  o.games = games;
+  o.threads = threads;
+  o.seed = seed_arg(seed);
+  o.replays = replays;
+  o.replay_path = replay_path;
+  if (agents.size() != sk::kNumSeats) throw py::value_error("agents must name one bot per seat");
+  for (int s = 0; s < sk::kNumSeats; ++s) o.agents[s] = sk::parse_bot(agents[s]);
+  std::vector<sk::DealResult> results;
+  std::function<bool(int64_t)> report;
+  if (!progress.is_none())
+    report = [&progress](int64_t done) {
+      py::gil_scoped_acquire gil;
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      return progress(done).cast<bool>();
+    };
+  int64_t done = 0;
+  {
+    py::gil_scoped_release release;
+    done = sk::run_selfplay(o, results, report);
+  }
+  const size_t n = static_cast<size_t>(done);
+  std::vector<int64_t> scores(n * 4);
+  std::vector<int8_t> places(n * 4), leader(n);
+  std::vector<uint8_t> outcome(n), bombs(n * 4), max_stars(n * 4);
+  std::vector<uint16_t> actions(n), plays(n);
+  std::vector<int64_t> bombs_by_stars(24, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const auto& r = results[i];
+    for (int s = 0; s < 4; ++s) {
+      scores[i * 4 + s] = r.scores[s];
+      places[i * 4 + s] = r.places[s];
+      bombs[i * 4 + s] = r.bombs[s];
+      max_stars[i * 4 + s] = r.max_stars[s];
+    }
+    outcome[i] = static_cast<uint8_t>(r.outcome);
+    leader[i] = r.leader;
+    actions[i] = r.actions;
+    plays[i] = r.plays;
+    for (int k = 0; k < 24; ++k) bombs_by_stars[k] += r.bombs_by_stars[k];
+  }
+  const auto rows = static_cast<py::ssize_t>(n);
+  py::dict out;
+  out["scores"] = to_numpy(std::move(scores), {rows, 4});
+  out["places"] = to_numpy(std::move(places), {rows, 4});
+  out["outcome"] = to_numpy(std::move(outcome), {rows});
+  out["leader"] = to_numpy(std::move(leader), {rows});
+  out["bombs"] = to_numpy(std::move(bombs), {rows, 4});
+  out["max_stars"] = to_numpy(std::move(max_stars), {rows, 4});
+  out["actions"] = to_numpy(std::move(actions), {rows});
+  out["plays"] = to_numpy(std::move(plays), {rows});
+  out["bombs_by_stars"] = to_numpy(std::move(bombs_by_stars), {24});
+  return out;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -514,6 +585,12 @@ PYBIND11_MODULE(_core, m) {
           const auto t = sk::level_title(total);
           return py::make_tuple(t.level, std::string(t.title));
         }, py::arg("total_points"), "(level number, title) for accumulated points (RULES section 12).");
+
+  m.def("run_selfplay", &run_selfplay_py, py::arg("variant"), py::arg("games"), py::arg("agents"),
+        py::arg("threads") = 0, py::arg("seed") = 0, py::arg("replays") = 0, py::arg("replay_path") = "",
+        py::arg("progress") = py::none(),
+        "Low-level batch self-play (see shuangkou.selfplay): returns per-deal numpy arrays.");
+  m.def("bot_names", &sk::bot_names);
 
   m.def("parse_cards",
         [](const py::handle& cards) { return to_counts(cards, "cards").to_string(); },

@@ -19,6 +19,7 @@ from ._core import (
     parse_cards,
     preset_names,
 )
+from .selfplay import SelfPlayResult, selfplay
 
 __all__ = [
     "MAX_MOVES",
@@ -30,5 +31,7 @@ __all__ = [
     "param_names",
     "parse_cards",
     "preset_names",
+    "SelfPlayResult",
+    "selfplay",
 ]
 __version__ = "0.1.0"

@@ -4,18 +4,33 @@
 // the thread count.
 #pragma once
 
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "shuangkou/game.h"
 #include "shuangkou/movegen.h"
 #include "shuangkou/rng.h"
 
 namespace shuangkou {
 
-// Uniform over the canonical plays and, when allowed, the pass.
+enum class BotKind : uint8_t {
+  kRandom,     // uniform over the canonical plays and, when allowed, the pass
+  kHeuristic,  // sheds low cards in long combinations, keeps bombs, lets the partner's tricks run
+};
+
+// "random", "heuristic".
+const std::vector<std::string>& bot_names();
+std::string_view bot_name(BotKind kind);
+// Throws std::invalid_argument naming the unknown bot and the known ones.
+BotKind parse_bot(std::string_view name);
+
+// The bot's action for the current player (kPass to pass). `scratch` is
+// working space; `rng` the game's agent stream.
+Play choose_action(BotKind kind, const Variant& v, const GameState& s, MoveList& scratch, SplitMix64& rng);
+
 inline Play random_action(const Variant& v, const GameState& s, MoveList& scratch, SplitMix64& rng) {
-  s.legal_moves(v, scratch);
-  const int options = scratch.size() + (s.can_pass() ? 1 : 0);
-  const int pick = static_cast<int>(rng.below(static_cast<uint32_t>(options)));
-  return pick < scratch.size() ? scratch[pick] : kPass;
+  return choose_action(BotKind::kRandom, v, s, scratch, rng);
 }
 
 }  // namespace shuangkou

@@ -3,7 +3,7 @@
 // scores.
 //
 // `GameState` is the compact state: trivially copyable (copy it with memcpy
-// to clone for search), 144 bytes, no pointers. It holds no random stream:
+// to clone for search), 136 bytes, no pointers. It holds no random stream:
 // dealing consumes one, and agents keep their own (seeded per game), so a
 // replay of the actions alone reproduces every state bit for bit. Functions that need the rules
 // take the Variant as an argument. `Game` wraps a state with what a record
@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "shuangkou/cards.h"
@@ -115,6 +116,9 @@ class GameState {
   int8_t num_finished_ = 0;
   uint16_t num_actions_ = 0;
 };
+
+static_assert(std::is_trivially_copyable_v<GameState>);
+static_assert(sizeof(GameState) <= 256, "the compact state must stay under 256 bytes");
 
 // What one seat may know (RULES: own hand; the partner's only where the
 // variant shows it; everyone's cards left; all plays so far).

@@ -1,0 +1,111 @@
+#include "shuangkou/selfplay.h"
+
+#include <omp.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+
+namespace shuangkou {
+namespace {
+
+constexpr int64_t kBlock = 8192;  // deals between progress reports
+
+void summarise(const GameState& s, const Variant& v, DealResult& r) {
+  const DealScore d = s.score(v);
+  r.scores = d.total;
+  r.places = s.places();
+  r.outcome = d.outcome;
+  r.actions = static_cast<uint16_t>(s.num_actions());
+  const BombTally& b = s.bombs();
+  for (int seat = 0; seat < kNumSeats; ++seat) {
+    r.bombs[seat] = b.count[seat];
+    r.max_stars[seat] = static_cast<uint8_t>(b.max_stars(seat));
+    for (int i = 0; i < b.count[seat]; ++i) r.bombs_by_stars[std::min<int>(b.stars[seat][i], 23)]++;
+  }
+}
+
+struct GzipFile {
+  gzFile file = nullptr;
+  explicit GzipFile(const std::string& path) : file(gzopen(path.c_str(), "wb6")) {
+    if (!file) throw std::invalid_argument("cannot write replays to '" + path + "'");
+  }
+  ~GzipFile() {
+    if (file) gzclose(file);
+  }
+  void write_line(const std::string& line) {
+    if (gzwrite(file, line.data(), static_cast<unsigned>(line.size())) != static_cast<int>(line.size()) ||
+        gzputc(file, '\n') < 0)
+      throw std::runtime_error("writing replays failed");
+  }
+};
+
+}  // namespace
+
+DealResult play_deal(const SelfPlayOptions& o, uint64_t index, MoveList& scratch, std::string* record) {
+  const uint64_t seed = derive_seed(o.seed, index);
+  SplitMix64 rng(agent_seed(seed));
+  DealResult r;
+  int plays = 0;
+  if (record) {
+    Game g(o.variant, seed);
+    while (!g.state().is_over()) {
+      const Play a = choose_action(o.agents[g.state().current_player()], o.variant, g.state(), scratch, rng);
+      plays += !is_pass(a);
+      g.apply(a);
+    }
+    *record = g.to_json();
+    summarise(g.state(), o.variant, r);
+    r.leader = static_cast<int8_t>(g.setup().leader);
+  } else {
+    DealSetup setup;
+    GameState s = GameState::deal(o.variant, seed, -1, &setup);
+    while (!s.is_over()) {
+      const Play a = choose_action(o.agents[s.current_player()], o.variant, s, scratch, rng);
+      plays += !is_pass(a);
+      s.apply_legal(o.variant, a);
+    }
+    summarise(s, o.variant, r);
+    r.leader = static_cast<int8_t>(setup.leader);
+  }
+  r.plays = static_cast<uint16_t>(plays);
+  return r;
+}
+
+int64_t run_selfplay(const SelfPlayOptions& o, std::vector<DealResult>& results,
+                     const std::function<bool(int64_t)>& progress) {
+  if (o.games < 0) throw std::invalid_argument("games must be >= 0");
+  if (o.threads < 0) throw std::invalid_argument("threads must be >= 0 (0: all cores)");
+  results.assign(static_cast<size_t>(o.games), DealResult{});
+  const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+  const int64_t replays = o.replays < 0 ? o.games : std::min(o.replays, o.games);
+  std::unique_ptr<GzipFile> out;
+  if (replays > 0) {
+    if (o.replay_path.empty()) throw std::invalid_argument("replays requested but no replay path given");
+    out = std::make_unique<GzipFile>(o.replay_path);
+  }
+  std::vector<std::string> records;
+  int64_t done = 0;
+  while (done < o.games) {
+    const int64_t end = std::min(o.games, done + kBlock);
+    const int64_t recorded = std::max<int64_t>(0, std::min(end, replays) - done);
+    records.assign(static_cast<size_t>(recorded), std::string());
+#pragma omp parallel num_threads(threads)
+    {
+      MoveList scratch;
+#pragma omp for schedule(dynamic, 64)
+      for (int64_t i = done; i < end; ++i) {
+        std::string* record = i - done < recorded ? &records[i - done] : nullptr;
+        results[i] = play_deal(o, static_cast<uint64_t>(i), scratch, record);
+      }
+    }
+    for (const auto& r : records) out->write_line(r);
+    done = end;
+    if (progress && !progress(done)) break;
+  }
+  results.resize(static_cast<size_t>(done));
+  return done;
+}
+
+}  // namespace shuangkou

@@ -1,0 +1,222 @@
+"""Batch self-play: many deals in C++ over several threads, and their summary.
+
+    import shuangkou as sk
+    result = sk.selfplay(variant="baibian", games=100_000, agents="random", threads=2, seed=1)
+    result["outcomes"]          # the summary is a dict (also written as summary.json by the CLI)
+    result.arrays["scores"]     # numpy arrays of per-deal results: scores [games, 4], places, ...
+
+Deal i is dealt from a seed derived from (seed, i) and its agents draw from
+their own stream, so results are identical for any number of threads.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from . import _core
+
+OUTCOMES = ("double", "single", "draw")
+
+
+class SelfPlayResult(dict):
+    """The summary (a plain dict, JSON-ready) with the per-deal numpy arrays in `.arrays`.
+
+    arrays: scores [n, 4] int64 (by seat), places [n, 4] int8 (seats by place),
+    outcome [n] uint8 (0 double, 1 single, 2 draw), leader [n] int8,
+    bombs [n, 4] and max_stars [n, 4] uint8 (by seat), actions [n] and plays [n]
+    uint16, bombs_by_stars [24] int64 (totals).
+    """
+
+    arrays: dict[str, np.ndarray]
+
+
+def seat_agents(agents: str | Sequence[str]) -> list[str]:
+    """Agents per seat from one name (every seat), two (seats 0/2 and 1/3) or four, as a
+    list or a comma-separated string."""
+    names = [a.strip() for a in agents.split(",")] if isinstance(agents, str) else list(agents)
+    if any(not isinstance(a, str) for a in names):
+        raise ValueError("agents must be built-in bot names: " + ", ".join(_core.bot_names()))
+    if len(names) == 1:
+        names *= 4
+    elif len(names) == 2:
+        names = [names[0], names[1], names[0], names[1]]
+    elif len(names) != 4:
+        raise ValueError(f"agents: give 1, 2 (team 0/2, team 1/3) or 4 (per seat) names, got {len(names)}")
+    for a in names:
+        if a not in _core.bot_names():
+            raise ValueError(f"unknown agent '{a}' (built-in bots: {', '.join(_core.bot_names())})")
+    return names
+
+
+def selfplay(
+    variant: str = "baibian",
+    games: int = 1000,
+    agents: str | Sequence[str] = "random",
+    threads: int | None = None,
+    seed: int = 0,
+    replays: int | str = 0,
+    replay_path: str | os.PathLike | None = None,
+    progress: Callable[[int], Any] | None = None,
+    **overrides: Any,
+) -> SelfPlayResult:
+    """Plays `games` deals and returns their summary (a dict) with per-deal arrays.
+
+    variant: a preset name or a YAML file; overrides: any variant parameter.
+    agents: built-in bot names (see `seat_agents`). threads: None or 0 for every core.
+    replays: the first N deals (or "all") are written to replay_path as gzip JSON lines,
+    each a record that `Game.from_json` replays exactly. progress(done) is called between
+    blocks of deals; returning False stops early.
+    """
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be a positive integer, got {games!r}")
+    if threads is None:
+        threads = 0
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
+        raise ValueError(f"threads must be a non-negative integer (0: all cores), got {threads!r}")
+    names = seat_agents(agents)
+    if replays == "all":
+        replays_n = -1
+    elif isinstance(replays, int) and not isinstance(replays, bool) and replays >= 0:
+        replays_n = replays
+    else:
+        raise ValueError(f"replays must be a count >= 0 or 'all', got {replays!r}")
+    if replays_n and replay_path is None:
+        raise ValueError("replays requested: give replay_path (a .jsonl.gz file)")
+
+    def report(done: int) -> bool:
+        return progress is None or progress(done) is not False
+
+    start = time.perf_counter()
+    arrays = _core.run_selfplay(
+        variant,
+        games,
+        names,
+        threads=threads,
+        seed=seed,
+        replays=replays_n,
+        replay_path=os.fspath(replay_path) if replay_path is not None else "",
+        progress=report,
+        **overrides,
+    )
+    elapsed = time.perf_counter() - start
+    params = _core.Rules(variant, **overrides).params
+    summary = summarize(arrays, names, elapsed)
+    summary = {
+        "variant": variant,
+        "params": params,
+        "games_requested": games,
+        "seed": seed,
+        "threads": threads or os.cpu_count(),
+        "agents": names,
+        **summary,
+    }
+    result = SelfPlayResult(summary)
+    result.arrays = arrays
+    return result
+
+
+def _stats(values: np.ndarray) -> dict[str, Any]:
+    n = len(values)
+    mean = float(values.mean()) if n else 0.0
+    std = float(values.std(ddof=1)) if n > 1 else 0.0
+    uniq, counts = np.unique(values, return_counts=True)
+    return {
+        "mean": mean,
+        "std": std,
+        "ci95": 1.96 * std / math.sqrt(n) if n > 1 else None,
+        "min": int(values.min()) if n else None,
+        "max": int(values.max()) if n else None,
+        "histogram": {str(int(u)): int(c) for u, c in zip(uniq, counts)},
+    }
+
+
+def summarize(arrays: dict[str, np.ndarray], agents: Sequence[str], elapsed: float | None = None) -> dict[str, Any]:
+    """The summary of per-deal arrays (see SelfPlayResult) for these agents per seat."""
+    scores = arrays["scores"]
+    n = len(scores)
+    outcome = arrays["outcome"]
+    places = arrays["places"]
+    first_team = places[:, 0] % 2 if n else np.zeros(0, dtype=np.int8)
+    actions = arrays["actions"].astype(np.int64)
+    plays = arrays["plays"].astype(np.int64)
+    by_agent: dict[str, Any] = {}
+    for name in dict.fromkeys(agents):
+        seats = [s for s in range(4) if agents[s] == name]
+        by_agent[name] = {"seats": seats, **_stats(scores[:, seats].reshape(-1))}
+    summary: dict[str, Any] = {
+        "games": n,
+        "outcomes": {o: (float(np.mean(outcome == i)) if n else 0.0) for i, o in enumerate(OUTCOMES)},
+        "teams": {
+            f"{a}_{a + 2}": {
+                "seats": [a, a + 2],
+                "first_finisher_share": float(np.mean(first_team == a)) if n else 0.0,
+                "mean_score": float(scores[:, [a, a + 2]].sum(axis=1).mean()) if n else 0.0,
+            }
+            for a in (0, 1)
+        },
+        "scores": {
+            "by_seat": [_stats(scores[:, s]) for s in range(4)],
+            "by_agent": by_agent,
+            "sum_per_deal": _stats(scores.sum(axis=1)),
+        },
+        "bombs": {
+            "per_deal": float(arrays["bombs"].sum() / n) if n else 0.0,
+            "by_stars": {str(k): int(c) for k, c in enumerate(arrays["bombs_by_stars"]) if c},
+        },
+        "length": {
+            "actions": {"mean": float(actions.mean()) if n else 0.0, "min": int(actions.min()) if n else 0,
+                        "max": int(actions.max()) if n else 0},
+            "plays": {"mean": float(plays.mean()) if n else 0.0, "min": int(plays.min()) if n else 0,
+                      "max": int(plays.max()) if n else 0},
+        },
+    }
+    if elapsed is not None:
+        summary["elapsed_s"] = elapsed
+        summary["throughput"] = {
+            "games_per_s": n / elapsed if elapsed > 0 else None,
+            "decisions_per_s": float(actions.sum()) / elapsed if elapsed > 0 else None,
+        }
+    return summary
+
+
+def format_summary(summary: dict[str, Any]) -> str:
+    """A short human-readable evaluation report of a summary."""
+    lines = []
+    agents = summary.get("agents", [])
+    lines.append(
+        f"{summary['games']:,} deals of {summary.get('variant', '?')} "
+        f"(seed {summary.get('seed', '?')}, agents by seat: {', '.join(agents)})"
+    )
+    if "throughput" in summary:
+        t = summary["throughput"]
+        lines.append(
+            f"  {summary['elapsed_s']:.2f} s on {summary.get('threads', '?')} threads: "
+            f"{t['games_per_s']:,.0f} deals/s, {t['decisions_per_s']:,.0f} decisions/s"
+        )
+    o = summary["outcomes"]
+    lines.append(
+        f"  outcomes: double {o['double']:.1%}  single {o['single']:.1%}  draw {o['draw']:.1%}"
+    )
+    for key, team in summary["teams"].items():
+        lines.append(
+            f"  seats {key.replace('_', '+')}: first out in {team['first_finisher_share']:.1%} of deals, "
+            f"mean team score {team['mean_score']:+.3f}"
+        )
+    lines.append("  score per deal by agent (mean ± 95% CI):")
+    for name, s in summary["scores"]["by_agent"].items():
+        ci = s["ci95"] or 0.0
+        lines.append(f"    {name:<10} seats {s['seats']}: {s['mean']:+.3f} ± {ci:.3f}  (range {s['min']}..{s['max']})")
+    b = summary["bombs"]
+    stars = ", ".join(f"{k}★ {v:,}" for k, v in b["by_stars"].items())
+    lines.append(f"  bombs: {b['per_deal']:.2f} per deal ({stars})")
+    a = summary["length"]
+    lines.append(
+        f"  length: {a['plays']['mean']:.1f} plays, {a['actions']['mean']:.1f} actions with passes per deal"
+    )
+    return "\n".join(lines)
