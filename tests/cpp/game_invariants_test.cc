@@ -200,7 +200,7 @@ TEST(GameReplay, BadRecordsAreRejected) {
   {
     auto bad = j;
     bad["scores"][0] = bad["scores"][0].get<int>() + 1;
-    expect_rejected(bad, "scores differ");
+    expect_rejected(bad, "'scores' differs");
   }
   {
     auto bad = j;

@@ -347,7 +347,7 @@ def test_qianbian_scripted_deal():
 
 # ---- qianbian_collect ------------------------------------------------------
 # Leader seat 3 (a set deal names it; the variant's rule is random); turn order 3 0 1 2.
-COLLECT_HANDS = ["8 8 A", "4 5 6 7 8 9 9 9 9 9 T T", "6 6 6 6 6 J J J J J K", "3 3 4 5 5 6 7 Q Q"]
+COLLECT_HANDS = ["4 8 8 A A", "4 5 6 7 8 9 9 9 9 9 T T", "6 6 6 6 6 J J J J J K", "3 3 4 5 5 6 7 Q Q"]
 COLLECT_SCRIPT = [
     "3> 3 4 5 6 7",     # 1
     "0: pass",          # 2
@@ -366,10 +366,10 @@ COLLECT_SCRIPT = [
     "1: pass",          # 15 last card won: 接风, seat 0 leads
     "0> 8 8",           # 16
     "1: T T out",       # 17 seat 1 out 2nd
-    "3: Q Q",           # 18 seat 3 beats the finishing play
-    "0: pass",          # 19 -> seat 3 leads (no 接风 for seat 3's partner... it is seat 3's own trick)
-    "3> 5",             # 20
-    "0: A out",         # 21 seat 0 out: team {0,2} out; seat 3 last
+    "3: pass",          # 18
+    "0: A A",           # 19 seat 0 beats the finishing play
+    "3: pass",          # 20 -> seat 0 won and holds cards: it leads (接风 would give seat 3)
+    "0> 4 out",         # 21 seat 0 out: team {0,2} out; seat 3 last
 ]
 # Places [2, 1, 0, 3]: team {0,2} 1st and 3rd -> single. Base 2/-2/2/-2 by place:
 # by seat [2, -2, 2, -2].
@@ -387,16 +387,16 @@ def test_qianbian_collect_scripted_deal():
     def after_15(g):
         assert g.current_player() == 0 and g.is_leading() and g.finish_order() == [2]
 
-    def after_19(g):
-        assert g.current_player() == 3 and g.is_leading() and g.finish_order() == [2, 1]
+    def after_20(g):
+        assert g.current_player() == 0 and g.is_leading() and g.finish_order() == [2, 1]
 
-    play_script(g, COLLECT_HANDS, COLLECT_SCRIPT, {15: after_15, 19: after_19}, running)
+    play_script(g, COLLECT_HANDS, COLLECT_SCRIPT, {15: after_15, 20: after_20}, running)
     assert g.finish_order() == [2, 1, 0, 3]
     assert g.outcome() == "single"
     assert g.scores() == [14, -10, 14, -10]
     assert g.score_breakdown() == {"outcome": "single", "base": [2, -2, 2, -2], "multiplier": 4,
                                    "contribution": [6, -2, 6, -2], "total": [14, -10, 14, -10]}
-    assert g.hand(3) == "3 3 4 5 6 7"
+    assert g.hand(3) == "3 5 Q Q"
     r = sk.Rules("qianbian_collect")
     assert r.score([2, 1, 0, 3], [(2, "6 6 6 6 6"), (1, "9 9 9 9 9"), (2, "J J J J J")]) == [14, -10, 14, -10]
 
@@ -518,7 +518,7 @@ def test_scripted_deal_legal_moves_contain_script(variant, hands, leader, script
 
 def test_set_deal_one_liner_and_skip_finished():
     # Seat 0 plays its only card 3 and is out; seat 1 (4 4) may follow only with a single 4.
-    g = sk.Game("baibian", hands=["3", "4 4", "5 5", "6 6"], leader=0)
+    g = sk.Game("baibian", hands=["3", "4 4", "5 5 7", "6 6"], leader=0)
     assert g.legal_moves() == [sk.Rules("baibian").read("3")]
     assert g.apply("3").cards == "3"
     assert g.finish_order() == [0] and g.current_player() == 1
@@ -532,6 +532,7 @@ def test_set_deal_one_liner_and_skip_finished():
     g.apply("6 6")           # seat 3 out; next is seat 1 (seat 0 skipped)
     assert g.finish_order() == [0, 3] and g.current_player() == 1
     g.apply("pass")
+    assert g.current_player() == 2
     g.apply("pass")          # seat 2 passes too: 接风 to seat 1 (seat 3's partner)
     assert g.current_player() == 1 and g.is_leading()
     g.apply("4 4")           # seat 1 out: team {1,3} out
@@ -539,6 +540,7 @@ def test_set_deal_one_liner_and_skip_finished():
     # Common draw 1/0/0/1 by place: s0 1, s3 0, s1 0, s2 1. No bombs.
     assert g.is_over() and g.finish_order() == [0, 3, 1, 2]
     assert g.outcome() == "draw" and g.scores() == [1, 0, 1, 0]
+    assert g.hand(2) == "7"
 
 
 def test_apply_accepts_play_list_and_pass_forms():
@@ -719,6 +721,7 @@ def unchanged_error(g, move, pattern):
 
 def test_apply_errors_leave_game_unchanged():
     g = set_game()
+    unchanged_error(g, [3], r"strings")                       # a token that is not a string
     unchanged_error(g, "pass", r"may not pass")
     unchanged_error(g, None, r"may not pass")
     unchanged_error(g, "2", r"does not hold")                # not held
@@ -880,8 +883,38 @@ def test_from_json_malformed():
     bad = json.loads(json.dumps(rec))
     first_play = next(i for i, m in enumerate(bad["moves"]) if m["kind"] != "pass")
     bad["moves"][first_play]["cards"] = "SJ SJ BJ BJ SJ"
+    with pytest.raises(ValueError, match=r"copies of 'SJ'"):
+        sk.Game.from_json(json.dumps(bad))
+    # a tampered move: cards the seat does not hold
+    bad = json.loads(json.dumps(rec))
+    bad["moves"][first_play]["cards"] = "3 4 5 6 7 8 9 T J Q K A"
+    bad["moves"][first_play]["kind"] = "straight"
+    with pytest.raises(ValueError, match=rf"move {first_play}: .*does not hold"):
+        sk.Game.from_json(json.dumps(bad))
+    # a tampered move: another kind for the same cards
+    bad = json.loads(json.dumps(rec))
+    bad["moves"][first_play]["kind"] = "heavenly_kings"
+    with pytest.raises(ValueError, match=rf"move {first_play}: .*not a valid heavenly_kings"):
+        sk.Game.from_json(json.dumps(bad))
+    # a tampered move: a reading the cards do not have
+    bad = json.loads(json.dumps(rec))
+    bad["moves"][first_play]["reading"] = "3"
+    with pytest.raises(ValueError, match=rf"move {first_play} differs from its replay"):
+        sk.Game.from_json(json.dumps(bad))
+    # an unknown kind
+    bad = json.loads(json.dumps(rec))
+    bad["moves"][first_play]["kind"] = "foo"
+    with pytest.raises(ValueError, match=r"kind 'foo'"):
+        sk.Game.from_json(json.dumps(bad))
+    # a move after the end
+    bad = json.loads(json.dumps(rec))
+    bad["moves"].append({"seat": 0, "kind": "pass"})
     with pytest.raises(ValueError, match=r"move"):
         sk.Game.from_json(json.dumps(bad))
+    # wrong types
+    for key, value in [("seed", "5"), ("leader", "x"), ("dealt", "yes"), ("moves", "none")]:
+        with pytest.raises(ValueError):
+            sk.Game.from_json(json.dumps(dict(rec, **{key: value})))
     # a tampered move: a pass by the leader
     bad = json.loads(json.dumps(rec))
     bad["moves"][0] = {"seat": bad["moves"][0]["seat"], "kind": "pass"}
@@ -900,7 +933,7 @@ def test_from_json_malformed():
     # tampered finish order
     bad = json.loads(json.dumps(rec))
     bad["finish_order"] = bad["finish_order"][::-1]
-    with pytest.raises(ValueError, match=r"finish order"):
+    with pytest.raises(ValueError, match=r"finish_order"):
         sk.Game.from_json(json.dumps(bad))
     # tampered hands of a dealt game
     bad = json.loads(json.dumps(rec))
@@ -1130,3 +1163,116 @@ def test_rules_score_contract_example():
     b = r.score_breakdown(finish_order=[0, 2, 1, 3], bombs=[(2, "3 3 3 3 3 3")])
     assert b == {"outcome": "double", "base": [4, -4, 4, -4], "multiplier": 4,
                  "contribution": [-2, -2, 6, -2], "total": [14, -18, 22, -18]}
+
+
+# --------------------------------------------------------------------------
+# 11b. random deals against an independent model of the turn rules (section 6)
+# and of the running contributions (section 8)
+
+
+def running_contribution(variant, bombs):
+    """Points credited at the moment of each bomb: 百变 to the player, 千变 to the
+    team; 6 / 7 / >=8 stars pay 6 / 12 / 18 to each receiver and 2 / 4 / 6 by each
+    opponent (or each other player). None in classic, JJ and star collection."""
+    out = [0, 0, 0, 0]
+    if variant not in ("baibian", "qianbian"):
+        return out
+    for seat, stars in bombs:
+        if stars < 6:
+            continue
+        gain, loss = {6: (6, 2), 7: (12, 4)}.get(stars, (18, 6))
+        winners = {seat} if variant == "baibian" else {seat, seat ^ 2}
+        for s in range(4):
+            out[s] += gain if s in winners else -loss
+    return out
+
+
+@pytest.mark.parametrize("variant", PRESETS)
+def test_random_deals_follow_turn_rules(variant):
+    for seed in range(25):
+        rnd = random.Random(seed * 7 + 1)
+        g = sk.Game(variant, seed=seed)
+        left = [27] * 4
+        current, owner, passed, finished, bombs = g.leader, None, set(), [], []
+        while not g.is_over():
+            assert g.current_player() == current
+            assert g.is_leading() == (owner is None)
+            move = random_move(g, rnd)
+            seat = current
+            p = g.apply(move)
+            if p is None:
+                passed.add(seat)
+                others = {s for s in range(4) if left[s] > 0 and s != owner}
+                if passed >= others:  # trick over: winner leads, or partner if out (接风)
+                    current = owner if left[owner] > 0 else owner ^ 2
+                    owner, passed = None, set()
+                else:
+                    current = next(s for s in [(seat + k) % 4 for k in (1, 2, 3)] if left[s] > 0)
+            else:
+                left[seat] -= len(p)
+                owner, passed = seat, set()
+                if p.is_bomb:
+                    bombs.append((seat, p.stars))
+                if left[seat] == 0:
+                    finished.append(seat)
+                    if left[seat ^ 2] == 0:
+                        current = -1
+                        continue
+                current = next(s for s in [(seat + k) % 4 for k in (1, 2, 3)] if left[s] > 0)
+            assert [ncards(g.hand(s)) for s in range(4)] == left
+            if not g.is_over():
+                assert g.finish_order() == finished
+                assert g.scores() == running_contribution(variant, bombs)
+        assert current == -1 and g.current_player() == -1
+        last = finished[-1]
+        rest = [s for s in [(last + k) % 4 for k in (1, 2, 3)] if left[s] > 0]
+        places = finished + rest
+        assert g.finish_order() == places
+        team = {places[0], places[0] ^ 2}
+        mine = sorted(i for i, s in enumerate(places) if s in team)
+        assert g.outcome() == {(0, 1): "double", (0, 2): "single", (0, 3): "draw"}[tuple(mine)]
+        played_bombs = [(s, p.cards) for s, p in g.history() if p is not None and p.is_bomb]
+        assert g.scores() == sk.Rules(variant).score(places, played_bombs)
+        assert g.score_breakdown()["total"] == g.scores()
+
+
+# --------------------------------------------------------------------------
+# 12. Game.from_json checks every key a record states against its replay
+
+
+@pytest.mark.parametrize("over", [False, None], ids=["over_false", "over_missing"])
+def test_from_json_rejects_tampered_scores_whatever_over_says(over):
+    g, rec = finished_record()
+    bad = dict(rec, scores=[99, 99, 99, 99])
+    if over is None:
+        del bad["over"]
+    else:
+        bad["over"] = over
+    with pytest.raises(ValueError):
+        sk.Game.from_json(json.dumps(bad))
+
+
+def _tamper_outcome(rec):
+    rec["outcome"] = {"double": "single", "single": "draw", "draw": "double"}[rec["outcome"]]
+
+
+def _tamper_revealed(rec):
+    rec["revealed_card"]["holder"] = (rec["revealed_card"]["holder"] + 1) % 4
+
+
+def _tamper_swapped(rec):
+    rec["swapped"] = [0, 1] if rec["swapped"] != [0, 1] else [2, 3]
+
+
+def _tamper_multiplier(rec):
+    rec["breakdown"]["multiplier"] += 1
+
+
+@pytest.mark.parametrize("tamper", [_tamper_outcome, _tamper_revealed, _tamper_swapped, _tamper_multiplier],
+                         ids=["outcome", "revealed_card", "swapped", "breakdown"])
+def test_from_json_rejects_contradicting_derived_fields(tamper):
+    g, rec = finished_record()
+    bad = json.loads(json.dumps(rec))
+    tamper(bad)
+    with pytest.raises(ValueError):
+        sk.Game.from_json(json.dumps(bad))

@@ -1,0 +1,112 @@
+// A batch of deals stepped together: the fast path for learners. Outputs live
+// in buffers owned here (observations, masks, current players, rewards, done
+// flags) that Python wraps without copying; the per-move features of the
+// current legal moves are built fresh each step (ragged: flat rows + offsets).
+//
+// Seats are either external (their actions come from step()) or played inside
+// C++ by a built-in bot. After an external action, bots play until an
+// external seat must act again; a finished deal reports its rewards and is
+// replaced by the next (auto-reset).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "shuangkou/bots.h"
+#include "shuangkou/encode.h"
+#include "shuangkou/game.h"
+
+namespace shuangkou {
+
+enum class RewardMode : uint8_t {
+  kScore,  // the deal score
+  kWin,    // +1 / -1 by team result, 0 for a draw (平扣)
+  kLog,    // sign(score) * log(1 + |score|)
+};
+
+struct VectorEnvOptions {
+  Variant variant;
+  int num_envs = 1;
+  uint64_t seed = 0;
+  int threads = 0;  // 0: every core OpenMP sees
+  // Per seat: -1 external, else a BotKind played inside C++.
+  std::array<int, kNumSeats> bots{-1, -1, -1, -1};
+  RewardMode reward = RewardMode::kScore;
+  bool dense_mask = true;  // fill the [num_envs, num_actions] mask
+};
+
+class VectorEnv {
+ public:
+  explicit VectorEnv(const VectorEnvOptions& o);
+
+  // The deal seed of episode `episode` of env `env`.
+  static uint64_t episode_seed(uint64_t seed, int env, int64_t episode) {
+    return derive_seed(derive_seed(seed, static_cast<uint64_t>(env)), static_cast<uint64_t>(episode));
+  }
+
+  // Starts episode 0 everywhere.
+  void reset();
+  // One action id per env, for its current (external) player. If any is not
+  // legal, throws std::invalid_argument naming the first such env, and no env
+  // changes.
+  void step(std::span<const int32_t> actions);
+
+  int num_envs() const { return static_cast<int>(envs_.size()); }
+  int num_actions() const { return catalogue_.size(); }
+  const ActionCatalogue& catalogue() const { return catalogue_; }
+  const Variant& variant() const { return options_.variant; }
+
+  // Buffers, rewritten by reset() and step().
+  float* observations() { return obs_.data(); }              // [num_envs, observation_size()]
+  int8_t* masks() { return mask_.data(); }                   // [num_envs, num_actions] (dense_mask)
+  int8_t* current_players() { return current_.data(); }      // [num_envs]
+  float* rewards() { return rewards_.data(); }               // [num_envs, 4], nonzero on the finishing step
+  uint8_t* dones() { return dones_.data(); }                 // [num_envs]
+  int64_t* final_scores() { return final_scores_.data(); }   // [num_envs, 4], where done
+  int64_t* episodes() { return episodes_.data(); }           // [num_envs]: episodes started
+
+  // Legal moves of each env's current player, this step: ids and feature
+  // rows (kMoveFeatureSize floats) of env j are rows offsets[j]..offsets[j+1].
+  // The pass, when legal, is the last row (id 0).
+  std::vector<int32_t> legal_ids;
+  std::vector<int64_t> legal_offsets;
+  std::vector<float> legal_features;
+
+  // For tests and tools: env j's state and recent actions.
+  const GameState& state(int env) const { return envs_[env].state; }
+
+ private:
+  struct Env {
+    GameState state;
+    std::array<Action, kRecentActions> recent{};
+    int recent_count = 0;
+    SplitMix64 rng{0};
+    std::vector<Play> legal;  // current player's moves (+ pass last when legal)
+  };
+
+  void start_episode(int j);
+  void push_recent(Env& e, int seat, const Play& p);
+  // Plays `play` in env j, then bots until an external seat acts; records a
+  // finished deal and starts the next.
+  void advance(int j, const Play& play, MoveList& scratch);
+  void play_bots(int j, MoveList& scratch);
+  void finish(int j);
+  void refresh_legal(int j, MoveList& scratch);
+  void write_outputs();
+
+  VectorEnvOptions options_;
+  ActionCatalogue catalogue_;
+  int threads_;
+  std::vector<Env> envs_;
+  std::vector<float> obs_;
+  std::vector<int8_t> mask_;
+  std::vector<int8_t> current_;
+  std::vector<float> rewards_;
+  std::vector<uint8_t> dones_;
+  std::vector<int64_t> final_scores_;
+  std::vector<int64_t> episodes_;
+};
+
+}  // namespace shuangkou
