@@ -369,6 +369,9 @@ Game Game::from_json(const std::string& text) {
     }
     // The replay must reproduce the record exactly: every key it states.
     const json replayed = json::parse(game->to_json());
+    if (j.contains("over") && j.at("over") != replayed.at("over"))
+      throw std::invalid_argument(std::string("record says the deal is ") + (j.at("over") == true ? "" : "not ") +
+                                  "over but its replay " + (replayed.at("over") == true ? "is" : "is not"));
     for (const auto& [key, value] : j.items()) {
       if (!replayed.contains(key)) throw std::invalid_argument("record has an unknown key '" + key + "'");
       if (replayed.at(key) != value) {
