@@ -80,7 +80,7 @@ void ActionCatalogue::add(const Variant& v, Kind kind, CardCounts reading) {
 }
 
 ActionCatalogue::ActionCatalogue(const Variant& v) : max_bomb_(v.max_bomb) {
-  patterns_.push_back(kPass);
+  patterns_.push_back(Play{});  // id 0: the pass
   base_[static_cast<int>(Kind::kSingle)] = size();
   for (int r = 0; r < kNumRanks; ++r) add(v, Kind::kSingle, CardCounts(nibble(r, 1)));
   base_[static_cast<int>(Kind::kPair)] = size();

@@ -20,6 +20,7 @@ from ._core import (
     preset_names,
 )
 from .selfplay import SelfPlayResult, selfplay
+from .vector import VectorEnv
 
 __all__ = [
     "MAX_MOVES",
@@ -33,5 +34,6 @@ __all__ = [
     "preset_names",
     "SelfPlayResult",
     "selfplay",
+    "VectorEnv",
 ]
 __version__ = "0.1.0"

@@ -1,0 +1,199 @@
+#include "shuangkou/vector_env.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "shuangkou/selfplay.h"
+
+namespace shuangkou {
+namespace {
+
+float reward_of(RewardMode mode, const DealScore& d, int seat, int winning_team) {
+  switch (mode) {
+    case RewardMode::kScore:
+      return static_cast<float>(d.total[seat]);
+    case RewardMode::kWin:
+      if (d.outcome == Outcome::kDraw) return 0.0f;
+      return team_of(seat) == winning_team ? 1.0f : -1.0f;
+    case RewardMode::kLog: {
+      const double x = static_cast<double>(d.total[seat]);
+      return static_cast<float>((x > 0) - (x < 0)) * static_cast<float>(std::log1p(std::fabs(x)));
+    }
+  }
+  return 0.0f;
+}
+
+}  // namespace
+
+VectorEnv::VectorEnv(const VectorEnvOptions& o)
+    : options_(o), catalogue_(o.variant), threads_(o.threads > 0 ? o.threads : omp_get_max_threads()) {
+  if (o.num_envs < 1) throw std::invalid_argument("num_envs must be at least 1, got " + std::to_string(o.num_envs));
+  bool external = false;
+  for (int b : o.bots) {
+    if (b < -1 || b >= static_cast<int>(bot_names().size())) throw std::invalid_argument("bad bot id for a seat");
+    external |= b < 0;
+  }
+  if (!external) throw std::invalid_argument("at least one seat must be external (played through step())");
+  const size_t n = static_cast<size_t>(o.num_envs);
+  envs_.resize(n);
+  obs_.assign(n * observation_size(), 0.0f);
+  if (o.dense_mask) mask_.assign(n * static_cast<size_t>(catalogue_.size()), 0);
+  current_.assign(n, 0);
+  rewards_.assign(n * kNumSeats, 0.0f);
+  dones_.assign(n, 0);
+  final_scores_.assign(n * kNumSeats, 0);
+  episodes_.assign(n, 0);
+  legal_offsets.assign(n + 1, 0);
+  reset();
+}
+
+void VectorEnv::start_episode(int j) {
+  Env& e = envs_[j];
+  const uint64_t seed = episode_seed(options_.seed, j, episodes_[j]);
+  e.state = GameState::deal(options_.variant, seed);
+  e.rng = SplitMix64(agent_seed(seed));
+  e.recent_count = 0;
+  ++episodes_[j];
+}
+
+void VectorEnv::push_recent(Env& e, int seat, const Play& p) {
+  if (e.recent_count == kRecentActions) {
+    std::move(e.recent.begin() + 1, e.recent.end(), e.recent.begin());
+    --e.recent_count;
+  }
+  e.recent[e.recent_count++] = {seat, p};
+}
+
+void VectorEnv::finish(int j) {
+  const Env& e = envs_[j];
+  const DealScore d = e.state.score(options_.variant);
+  const int winning_team = team_of(e.state.places()[0]);
+  for (int s = 0; s < kNumSeats; ++s) {
+    rewards_[j * kNumSeats + s] = reward_of(options_.reward, d, s, winning_team);
+    final_scores_[j * kNumSeats + s] = d.total[s];
+  }
+  dones_[j] = 1;
+}
+
+void VectorEnv::play_bots(int j, MoveList& scratch) {
+  Env& e = envs_[j];
+  while (true) {
+    if (e.state.is_over()) {
+      finish(j);
+      start_episode(j);
+      continue;  // a new deal may open with bots to play
+    }
+    const int bot = options_.bots[e.state.current_player()];
+    if (bot < 0) return;
+    const int seat = e.state.current_player();
+    const Play a = choose_action(static_cast<BotKind>(bot), options_.variant, e.state, scratch, e.rng);
+    e.state.apply_legal(options_.variant, a);
+    push_recent(e, seat, a);
+  }
+}
+
+void VectorEnv::advance(int j, const Play& play, MoveList& scratch) {
+  Env& e = envs_[j];
+  const int seat = e.state.current_player();
+  e.state.apply_legal(options_.variant, play);
+  push_recent(e, seat, play);
+  play_bots(j, scratch);
+}
+
+void VectorEnv::refresh_legal(int j, MoveList& scratch) {
+  Env& e = envs_[j];
+  e.state.legal_moves(options_.variant, scratch);
+  e.legal.assign(scratch.begin(), scratch.end());
+  if (e.state.can_pass()) e.legal.push_back(kPass);
+}
+
+void VectorEnv::reset() {
+  std::fill(dones_.begin(), dones_.end(), 0);
+  std::fill(rewards_.begin(), rewards_.end(), 0.0f);
+  std::fill(episodes_.begin(), episodes_.end(), 0);
+  const int n = num_envs();
+#pragma omp parallel num_threads(threads_)
+  {
+    MoveList scratch;
+#pragma omp for schedule(static)
+    for (int j = 0; j < n; ++j) {
+      start_episode(j);
+      play_bots(j, scratch);
+      refresh_legal(j, scratch);
+    }
+  }
+  std::fill(dones_.begin(), dones_.end(), 0);  // bots finishing a deal before anyone acts is not an episode end
+  std::fill(rewards_.begin(), rewards_.end(), 0.0f);
+  write_outputs();
+}
+
+void VectorEnv::step(std::span<const int32_t> actions) {
+  const int n = num_envs();
+  if (static_cast<int>(actions.size()) != n)
+    throw std::invalid_argument("step needs one action per env: " + std::to_string(n) + ", got " +
+                                std::to_string(actions.size()));
+  // Check every action before changing anything.
+  std::vector<int> chosen(static_cast<size_t>(n), -1);
+  for (int j = 0; j < n; ++j) {
+    const int a = actions[j];
+    const Env& e = envs_[j];
+    for (int k = 0; k < static_cast<int>(e.legal.size()); ++k)
+      if (catalogue_.id_of(e.legal[k]) == a) {
+        chosen[j] = k;
+        break;
+      }
+    if (chosen[j] < 0) {
+      std::string why = a < 0 || a >= catalogue_.size() ? "is not an action id (0.." + std::to_string(catalogue_.size() - 1) + ")"
+                        : a == ActionCatalogue::kPass ? "is a pass, but seat " + std::to_string(e.state.current_player()) + " leads the trick"
+                                                      : "is not legal for seat " + std::to_string(e.state.current_player());
+      throw std::invalid_argument("env " + std::to_string(j) + ": action " + std::to_string(a) + " " + why);
+    }
+  }
+  std::fill(dones_.begin(), dones_.end(), 0);
+  std::fill(rewards_.begin(), rewards_.end(), 0.0f);
+#pragma omp parallel num_threads(threads_)
+  {
+    MoveList scratch;
+#pragma omp for schedule(dynamic, 16)
+    for (int j = 0; j < n; ++j) {
+      advance(j, envs_[j].legal[chosen[j]], scratch);
+      refresh_legal(j, scratch);
+    }
+  }
+  write_outputs();
+}
+
+void VectorEnv::write_outputs() {
+  const int n = num_envs();
+  legal_offsets.resize(static_cast<size_t>(n) + 1);  // the arrays may have been handed over
+  legal_offsets[0] = 0;
+  for (int j = 0; j < n; ++j) legal_offsets[j + 1] = legal_offsets[j] + static_cast<int64_t>(envs_[j].legal.size());
+  legal_ids.resize(static_cast<size_t>(legal_offsets[n]));
+  legal_features.resize(static_cast<size_t>(legal_offsets[n]) * kMoveFeatureSize);
+  const int obs_size = observation_size();
+  const int actions = catalogue_.size();
+#pragma omp parallel for num_threads(threads_) schedule(static)
+  for (int j = 0; j < n; ++j) {
+    const Env& e = envs_[j];
+    const int seat = e.state.current_player();
+    current_[j] = static_cast<int8_t>(seat);
+    encode_observation(options_.variant, e.state, std::span<const Action>(e.recent.data(), e.recent_count), seat,
+                       obs_.data() + static_cast<size_t>(j) * obs_size);
+    int8_t* mask = options_.dense_mask ? mask_.data() + static_cast<size_t>(j) * actions : nullptr;
+    if (mask) std::memset(mask, 0, static_cast<size_t>(actions));
+    for (size_t k = 0; k < e.legal.size(); ++k) {
+      const size_t row = static_cast<size_t>(legal_offsets[j]) + k;
+      const int id = catalogue_.id_of(e.legal[k]);
+      legal_ids[row] = id;
+      if (mask) mask[id] = 1;
+      encode_move(e.legal[k], legal_features.data() + row * kMoveFeatureSize);
+    }
+  }
+}
+
+}  // namespace shuangkou
