@@ -730,7 +730,7 @@ PYBIND11_MODULE(_core, m) {
            })
       .def_property_readonly("mask", [](py::object self) -> py::object {
              auto& e = self.cast<PyVectorEnv&>();
-             if (!e.env().masks() || !e.env().num_actions()) return py::none();
+             if (!e.env().has_dense_mask()) return py::none();
              return e.view(e.env().masks(), {e.env().num_envs(), e.env().num_actions()}, self);
            })
       .def_property_readonly("current_player", [](py::object self) {

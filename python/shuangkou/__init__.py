@@ -21,6 +21,7 @@ from ._core import (
 )
 from .selfplay import SelfPlayResult, selfplay
 from .vector import VectorEnv
+from .envs.actions import action_to_play, num_actions, play_to_action
 
 __all__ = [
     "MAX_MOVES",
@@ -35,5 +36,8 @@ __all__ = [
     "SelfPlayResult",
     "selfplay",
     "VectorEnv",
+    "action_to_play",
+    "num_actions",
+    "play_to_action",
 ]
 __version__ = "0.1.0"

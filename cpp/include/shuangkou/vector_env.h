@@ -61,6 +61,7 @@ class VectorEnv {
   // Buffers, rewritten by reset() and step().
   float* observations() { return obs_.data(); }              // [num_envs, observation_size()]
   int8_t* masks() { return mask_.data(); }                   // [num_envs, num_actions] (dense_mask)
+  bool has_dense_mask() const { return options_.dense_mask; }
   int8_t* current_players() { return current_.data(); }      // [num_envs]
   float* rewards() { return rewards_.data(); }               // [num_envs, 4], nonzero on the finishing step
   uint8_t* dones() { return dones_.data(); }                 // [num_envs]

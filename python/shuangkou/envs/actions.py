@@ -1,0 +1,47 @@
+"""The fixed action space of a variant: id 0 is the pass, then every pattern (kind +
+reading) a 27-card hand can play. A canonical move maps to the id of its reading."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from .. import _core
+from .._core import Play
+
+
+@lru_cache(maxsize=64)
+def _catalogue(variant: str, overrides: tuple[tuple[str, Any], ...]) -> _core.ActionCatalogue:
+    return _core.ActionCatalogue(variant, **dict(overrides))
+
+
+def catalogue(variant: str = "baibian", **overrides: Any) -> _core.ActionCatalogue:
+    """The (cached) action catalogue of a variant."""
+    return _catalogue(variant, tuple(sorted(overrides.items())))
+
+
+def num_actions(variant: str = "baibian", **overrides: Any) -> int:
+    return len(catalogue(variant, **overrides))
+
+
+def action_to_play(variant: str, i: int, **overrides: Any) -> Play | None:
+    """The pattern of action id `i` (None for 0, the pass). Its `cards` are the reading
+    as natural cards; the cards a hand plays for it may use wild jokers instead."""
+    if isinstance(i, bool) or not isinstance(i, int):
+        raise ValueError(f"action id must be an integer, got {i!r}")
+    return catalogue(variant, **overrides).pattern(i)
+
+
+def play_to_action(variant: str, play: Play | str | None, **overrides: Any) -> int:
+    """The action id of a play: a Play, a card string (its strongest reading), or
+    None / "pass" (0)."""
+    if play is None or (isinstance(play, str) and play.strip().lower() == "pass"):
+        return 0
+    if isinstance(play, str):
+        read = _core.Rules(variant, **overrides).read(play)
+        if read is None:
+            raise ValueError(f"'{play}' is not a valid play in {variant}")
+        play = read
+    if not isinstance(play, Play):
+        raise ValueError(f"expected a Play, a card string or 'pass', got {play!r}")
+    return catalogue(variant, **overrides).id_of(play)

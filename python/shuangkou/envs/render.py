@@ -1,0 +1,83 @@
+"""Text rendering of a deal: the table as one seat (or an onlooker) sees it, with
+English or Chinese card and kind names."""
+
+from __future__ import annotations
+
+from .._core import Game, Play
+
+_CARD_ZH = {
+    "3": "3", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8", "9": "9", "T": "10",
+    "J": "J", "Q": "Q", "K": "K", "A": "A", "2": "2", "SJ": "小王", "BJ": "大王",
+}
+_CARD_EN = {"SJ": "small joker", "BJ": "big joker"}
+_KIND = {
+    "single": ("single", "单张"),
+    "pair": ("pair", "对子"),
+    "triple": ("triple", "三张"),
+    "straight": ("straight", "顺子"),
+    "pair_chain": ("pair chain", "连对"),
+    "triple_chain": ("triple chain", "连三张"),
+    "bomb": ("bomb", "炸弹"),
+    "chain_bomb": ("chain bomb", "连炸"),
+    "uneven_chain_bomb": ("uneven chain bomb", "不等连炸"),
+    "three_kings": ("three kings", "三王炸"),
+    "heavenly_kings": ("heavenly kings", "天王炸"),
+}
+_OUTCOME_ZH = {"double": "双扣", "single": "单扣", "draw": "平扣"}
+
+
+def card_names(cards: str, lang: str = "en") -> str:
+    """A card string in English ('5 6 T small joker') or Chinese ('5 6 10 小王')."""
+    if not cards:
+        return "—"
+    if lang == "zh":
+        return " ".join(_CARD_ZH[t] for t in cards.split())
+    return " ".join(_CARD_EN.get(t, t) for t in cards.split())
+
+
+def play_text(play: Play | None, lang: str = "en") -> str:
+    if play is None:
+        return "过" if lang == "zh" else "pass"
+    kind = _KIND[play.kind][1 if lang == "zh" else 0]
+    text = f"{kind} {card_names(play.cards, lang)}"
+    if play.reading != play.cards:
+        text += f" (= {card_names(play.reading, lang)})"
+    if play.stars:
+        text += f" {play.stars}★"
+    return text
+
+
+def render_game(game: Game, seat: int | None = None, lang: str = "en", last: int = 8) -> str:
+    """The table as text. With `seat`, only what that seat may know (its hand, the
+    partner's where the variant shows it, everyone's card counts); without, every hand."""
+    zh = lang == "zh"
+    lines = []
+    to_act = game.current_player()
+    visible_partner = game.params.get("partner_visible") == "true"
+    for s in range(4):
+        n = len(game.hand(s).split()) if game.hand(s) else 0
+        shown = seat is None or s == seat or (visible_partner and s == seat ^ 2)
+        hand = card_names(game.hand(s), lang) if shown else ("?" * min(n, 1) + f" ({n})")
+        marker = "→" if s == to_act else " "
+        team = "0+2" if s % 2 == 0 else "1+3"
+        label = f"座位{s}" if zh else f"seat {s}"
+        lines.append(f"{marker} {label} [{team}] {n:>2} {'张' if zh else 'cards'}: {hand}")
+    top = game.top()
+    if top is not None:
+        owner = game.top_owner()
+        lines.append(("桌面: " if zh else "on the table: ") + f"{play_text(top, lang)} ({'座位' if zh else 'seat '}{owner})")
+    history = game.history()[-last:]
+    if history:
+        lines.append(("最近: " if zh else "recent: ") + "; ".join(f"{s}: {play_text(p, lang)}" for s, p in history))
+    order = game.finish_order()
+    if game.is_over():
+        outcome = game.outcome()
+        scores = game.scores()
+        lines.append(
+            ("结束: " if zh else "over: ")
+            + (_OUTCOME_ZH[outcome] if zh else outcome)
+            + f", {'名次' if zh else 'places'} {order}, {'得分' if zh else 'scores'} {scores}"
+        )
+    elif order:
+        lines.append(("已出完: " if zh else "out: ") + str(order))
+    return "\n".join(lines)
