@@ -322,33 +322,9 @@ py::array_t<T> to_numpy(std::vector<T>&& v, std::vector<py::ssize_t> shape) {
   return py::array_t<T>(shape, owned->data(), owner);
 }
 
-// Batch self-play with built-in agents; the GIL is released while C++ plays.
-py::dict run_selfplay_py(const std::string& variant, int64_t games, const std::vector<std::string>& agents,
-                         int threads, const py::handle& seed, int64_t replays, const std::string& replay_path,
-                         const py::object& progress, const py::kwargs& overrides) {
-  sk::SelfPlayOptions o;
-  o.variant = make_variant(variant, overrides, nullptr);
-  o.games = games;
-  o.threads = threads;
-  o.seed = seed_arg(seed);
-  o.replays = replays;
-  o.replay_path = replay_path;
-  if (agents.size() != sk::kNumSeats) throw py::value_error("agents must name one bot per seat");
-  for (int s = 0; s < sk::kNumSeats; ++s) o.agents[s] = sk::parse_bot(agents[s]);
-  std::vector<sk::DealResult> results;
-  std::function<bool(int64_t)> report;
-  if (!progress.is_none())
-    report = [&progress](int64_t done) {
-      py::gil_scoped_acquire gil;
-      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-      return progress(done).cast<bool>();
-    };
-  int64_t done = 0;
-  {
-    py::gil_scoped_release release;
-    done = sk::run_selfplay(o, results, report);
-  }
-  const size_t n = static_cast<size_t>(done);
+// Per-deal results as numpy arrays (see shuangkou.selfplay.SelfPlayResult).
+py::dict results_to_arrays(const std::vector<sk::DealResult>& results) {
+  const size_t n = results.size();
   std::vector<int64_t> scores(n * 4);
   std::vector<int8_t> places(n * 4), leader(n);
   std::vector<uint8_t> outcome(n), bombs(n * 4), max_stars(n * 4);
@@ -380,6 +356,36 @@ py::dict run_selfplay_py(const std::string& variant, int64_t games, const std::v
   out["plays"] = to_numpy(std::move(plays), {rows});
   out["bombs_by_stars"] = to_numpy(std::move(bombs_by_stars), {24});
   return out;
+}
+
+// Batch self-play with built-in agents; the GIL is released while C++ plays.
+py::dict run_selfplay_py(const std::string& variant, int64_t games, const std::vector<std::string>& agents,
+                         int threads, const py::handle& seed, int64_t replays, const std::string& replay_path,
+                         const py::object& progress, const py::kwargs& overrides) {
+  sk::SelfPlayOptions o;
+  o.variant = make_variant(variant, overrides, nullptr);
+  o.games = games;
+  o.threads = threads;
+  o.seed = seed_arg(seed);
+  o.replays = replays;
+  o.replay_path = replay_path;
+  if (agents.size() != sk::kNumSeats) throw py::value_error("agents must name one bot per seat");
+  for (int s = 0; s < sk::kNumSeats; ++s) o.agents[s] = sk::parse_bot(agents[s]);
+  std::vector<sk::DealResult> results;
+  std::function<bool(int64_t)> report;
+  if (!progress.is_none())
+    report = [&progress](int64_t done) {
+      py::gil_scoped_acquire gil;
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      return progress(done).cast<bool>();
+    };
+  int64_t done = 0;
+  {
+    py::gil_scoped_release release;
+    done = sk::run_selfplay(o, results, report);
+  }
+  results.resize(static_cast<size_t>(done));
+  return results_to_arrays(results);
 }
 
 // A float32 observation of `seat` in a Game (the last actions of its history).
@@ -765,6 +771,14 @@ PYBIND11_MODULE(_core, m) {
                                                   s.hand(3).to_string()};
              return d;
            }, py::arg("env"), "For tests: the hands and player to act of env j.")
+      .def("finished_results", [](PyVectorEnv& e, const std::vector<int>& envs) {
+             std::vector<sk::DealResult> out;
+             for (int j : envs) {
+               if (j < 0 || j >= e.env().num_envs()) throw py::value_error("env index out of range");
+               out.push_back(e.env().last_result(j));
+             }
+             return results_to_arrays(out);
+           }, py::arg("envs"), "Per-deal result arrays of the deals these envs finished last.")
       .def_static("episode_seed", [](const py::handle& seed, int env, int64_t episode) {
              return sk::VectorEnv::episode_seed(seed_arg(seed), env, episode);
            }, py::arg("seed"), py::arg("env"), py::arg("episode"));

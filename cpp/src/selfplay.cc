@@ -12,20 +12,6 @@ namespace {
 
 constexpr int64_t kBlock = 8192;  // deals between progress reports
 
-void summarise(const GameState& s, const Variant& v, DealResult& r) {
-  const DealScore d = s.score(v);
-  r.scores = d.total;
-  r.places = s.places();
-  r.outcome = d.outcome;
-  r.actions = static_cast<uint16_t>(s.num_actions());
-  const BombTally& b = s.bombs();
-  for (int seat = 0; seat < kNumSeats; ++seat) {
-    r.bombs[seat] = b.count[seat];
-    r.max_stars[seat] = static_cast<uint8_t>(b.max_stars(seat));
-    for (int i = 0; i < b.count[seat]; ++i) r.bombs_by_stars[std::min<int>(b.stars[seat][i], 23)]++;
-  }
-}
-
 struct GzipFile {
   gzFile file = nullptr;
   explicit GzipFile(const std::string& path) : file(gzopen(path.c_str(), "wb6")) {
@@ -43,10 +29,27 @@ struct GzipFile {
 
 }  // namespace
 
+DealResult make_deal_result(const Variant& v, const GameState& s, int leader, int plays) {
+  DealResult r;
+  const DealScore d = s.score(v);
+  r.scores = d.total;
+  r.places = s.places();
+  r.outcome = d.outcome;
+  r.actions = static_cast<uint16_t>(s.num_actions());
+  r.plays = static_cast<uint16_t>(plays);
+  r.leader = static_cast<int8_t>(leader);
+  const BombTally& b = s.bombs();
+  for (int seat = 0; seat < kNumSeats; ++seat) {
+    r.bombs[seat] = b.count[seat];
+    r.max_stars[seat] = static_cast<uint8_t>(b.max_stars(seat));
+    for (int i = 0; i < b.count[seat]; ++i) r.bombs_by_stars[std::min<int>(b.stars[seat][i], 23)]++;
+  }
+  return r;
+}
+
 DealResult play_deal(const SelfPlayOptions& o, uint64_t index, MoveList& scratch, std::string* record) {
   const uint64_t seed = derive_seed(o.seed, index);
   SplitMix64 rng(agent_seed(seed));
-  DealResult r;
   int plays = 0;
   if (record) {
     Game g(o.variant, seed);
@@ -56,21 +59,16 @@ DealResult play_deal(const SelfPlayOptions& o, uint64_t index, MoveList& scratch
       g.apply(a);
     }
     *record = g.to_json();
-    summarise(g.state(), o.variant, r);
-    r.leader = static_cast<int8_t>(g.setup().leader);
-  } else {
-    DealSetup setup;
-    GameState s = GameState::deal(o.variant, seed, -1, &setup);
-    while (!s.is_over()) {
-      const Play a = choose_action(o.agents[s.current_player()], o.variant, s, scratch, rng);
-      plays += !is_pass(a);
-      s.apply_legal(o.variant, a);
-    }
-    summarise(s, o.variant, r);
-    r.leader = static_cast<int8_t>(setup.leader);
+    return make_deal_result(o.variant, g.state(), g.setup().leader, plays);
   }
-  r.plays = static_cast<uint16_t>(plays);
-  return r;
+  DealSetup setup;
+  GameState s = GameState::deal(o.variant, seed, -1, &setup);
+  while (!s.is_over()) {
+    const Play a = choose_action(o.agents[s.current_player()], o.variant, s, scratch, rng);
+    plays += !is_pass(a);
+    s.apply_legal(o.variant, a);
+  }
+  return make_deal_result(o.variant, s, setup.leader, plays);
 }
 
 int64_t run_selfplay(const SelfPlayOptions& o, std::vector<DealResult>& results,

@@ -8,8 +8,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "shuangkou/selfplay.h"
-
 namespace shuangkou {
 namespace {
 
@@ -55,13 +53,17 @@ VectorEnv::VectorEnv(const VectorEnvOptions& o)
 void VectorEnv::start_episode(int j) {
   Env& e = envs_[j];
   const uint64_t seed = episode_seed(options_.seed, j, episodes_[j]);
-  e.state = GameState::deal(options_.variant, seed);
+  DealSetup setup;
+  e.state = GameState::deal(options_.variant, seed, -1, &setup);
   e.rng = SplitMix64(agent_seed(seed));
   e.recent_count = 0;
+  e.leader = setup.leader;
+  e.plays = 0;
   ++episodes_[j];
 }
 
 void VectorEnv::push_recent(Env& e, int seat, const Play& p) {
+  e.plays += !is_pass(p);
   if (e.recent_count == kRecentActions) {
     std::move(e.recent.begin() + 1, e.recent.end(), e.recent.begin());
     --e.recent_count;
@@ -70,7 +72,8 @@ void VectorEnv::push_recent(Env& e, int seat, const Play& p) {
 }
 
 void VectorEnv::finish(int j) {
-  const Env& e = envs_[j];
+  Env& e = envs_[j];
+  e.last = make_deal_result(options_.variant, e.state, e.leader, e.plays);
   const DealScore d = e.state.score(options_.variant);
   const int winning_team = team_of(e.state.places()[0]);
   for (int s = 0; s < kNumSeats; ++s) {

@@ -15,7 +15,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Union
 
 import numpy as np
 
@@ -36,12 +36,22 @@ class SelfPlayResult(dict):
     arrays: dict[str, np.ndarray]
 
 
-def seat_agents(agents: str | Sequence[str]) -> list[str]:
-    """Agents per seat from one name (every seat), two (seats 0/2 and 1/3) or four, as a
-    list or a comma-separated string."""
-    names = [a.strip() for a in agents.split(",")] if isinstance(agents, str) else list(agents)
-    if any(not isinstance(a, str) for a in names):
-        raise ValueError("agents must be built-in bot names: " + ", ".join(_core.bot_names()))
+Agent = Union[str, Callable[[np.ndarray, np.ndarray, np.ndarray], Any]]
+
+
+def seat_agents(agents: Agent | Sequence[Agent]) -> list[Agent]:
+    """Agents per seat from one entry (every seat), two (seats 0/2 and 1/3) or four, as a
+    list or a comma-separated string of names. An entry is a built-in bot name or a
+    batched callable `agent(observations, masks, seats) -> action ids` (numpy arrays:
+    [k, obs_size] float32, [k, num_actions] int8, [k] seats; returns k action ids)."""
+    if callable(agents):
+        names: list[Agent] = [agents]
+    elif isinstance(agents, str):
+        names = [a.strip() for a in agents.split(",")]
+    else:
+        names = list(agents)
+    if any(not (isinstance(a, str) or callable(a)) for a in names):
+        raise ValueError("agents must be built-in bot names (" + ", ".join(_core.bot_names()) + ") or callables")
     if len(names) == 1:
         names *= 4
     elif len(names) == 2:
@@ -49,9 +59,15 @@ def seat_agents(agents: str | Sequence[str]) -> list[str]:
     elif len(names) != 4:
         raise ValueError(f"agents: give 1, 2 (team 0/2, team 1/3) or 4 (per seat) names, got {len(names)}")
     for a in names:
-        if a not in _core.bot_names():
+        if isinstance(a, str) and a not in _core.bot_names():
             raise ValueError(f"unknown agent '{a}' (built-in bots: {', '.join(_core.bot_names())})")
     return names
+
+
+def agent_label(agent: Agent) -> str:
+    if isinstance(agent, str):
+        return agent
+    return getattr(agent, "__name__", type(agent).__name__)
 
 
 def selfplay(
@@ -63,6 +79,7 @@ def selfplay(
     replays: int | str = 0,
     replay_path: str | os.PathLike | None = None,
     progress: Callable[[int], Any] | None = None,
+    batch: int = 1024,
     **overrides: Any,
 ) -> SelfPlayResult:
     """Plays `games` deals and returns their summary (a dict) with per-deal arrays.
@@ -72,6 +89,11 @@ def selfplay(
     replays: the first N deals (or "all") are written to replay_path as gzip JSON lines,
     each a record that `Game.from_json` replays exactly. progress(done) is called between
     blocks of deals; returning False stops early.
+
+    With callables among the agents, `batch` deals run side by side in a vector env
+    (built-in seats still play inside C++); each callable is called once per step with
+    every decision of its seats across the batch. The deals are then the episodes of
+    that vector env (seeded from `seed`), taken in the order they finish.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a positive integer, got {games!r}")
@@ -93,32 +115,90 @@ def selfplay(
         return progress is None or progress(done) is not False
 
     start = time.perf_counter()
-    arrays = _core.run_selfplay(
-        variant,
-        games,
-        names,
-        threads=threads,
-        seed=seed,
-        replays=replays_n,
-        replay_path=os.fspath(replay_path) if replay_path is not None else "",
-        progress=report,
-        **overrides,
-    )
+    if all(isinstance(a, str) for a in names):
+        arrays = _core.run_selfplay(
+            variant,
+            games,
+            names,
+            threads=threads,
+            seed=seed,
+            replays=replays_n,
+            replay_path=os.fspath(replay_path) if replay_path is not None else "",
+            progress=report,
+            **overrides,
+        )
+    else:
+        if replays_n:
+            raise ValueError("replays are recorded for built-in agents only")
+        arrays = _selfplay_batched(variant, games, names, threads, seed, batch, report, overrides)
     elapsed = time.perf_counter() - start
     params = _core.Rules(variant, **overrides).params
-    summary = summarize(arrays, names, elapsed)
+    labels = [agent_label(a) for a in names]
+    summary = summarize(arrays, labels, elapsed)
     summary = {
         "variant": variant,
         "params": params,
         "games_requested": games,
         "seed": seed,
         "threads": threads or os.cpu_count(),
-        "agents": names,
+        "agents": labels,
         **summary,
     }
     result = SelfPlayResult(summary)
     result.arrays = arrays
     return result
+
+
+def _selfplay_batched(
+    variant: str,
+    games: int,
+    agents: list[Agent],
+    threads: int,
+    seed: int,
+    batch: int,
+    report: Callable[[int], bool],
+    overrides: dict[str, Any],
+) -> dict[str, np.ndarray]:
+    """Self-play with callables: a vector env whose callable seats are external."""
+    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+        raise ValueError(f"batch must be a positive integer, got {batch!r}")
+    bots = [a if isinstance(a, str) else None for a in agents]
+    core = _core.VectorEnvCore(variant, min(batch, games), seed, threads, bots, "score", True, **overrides)
+    core.reset()
+    parts: list[dict[str, np.ndarray]] = []
+    collected = 0
+    next_report = 8192
+    while collected < games:
+        seats = core.current_player
+        actions = np.zeros(core.num_envs, dtype=np.int32)
+        for seat in range(4):
+            agent = agents[seat]
+            if isinstance(agent, str):
+                continue
+            rows = np.flatnonzero(seats == seat)
+            if len(rows):
+                chosen = np.asarray(agent(core.obs[rows], core.mask[rows], seats[rows].copy()))
+                if chosen.shape != (len(rows),):
+                    raise ValueError(f"agent of seat {seat} returned shape {chosen.shape}, expected ({len(rows)},)")
+                actions[rows] = chosen
+        core.step(actions)
+        done = np.flatnonzero(core.dones)
+        if len(done):
+            done = done[: games - collected]
+            parts.append(core.finished_results(done.tolist()))
+            collected += len(done)
+            if collected >= next_report or collected >= games:
+                next_report += 8192
+                if not report(collected):
+                    break
+    keys = parts[0].keys() if parts else core.finished_results([]).keys()
+    out = {}
+    for k in keys:
+        if k == "bombs_by_stars":
+            out[k] = np.sum([p[k] for p in parts], axis=0) if parts else np.zeros(24, dtype=np.int64)
+        else:
+            out[k] = np.concatenate([p[k] for p in parts]) if parts else core.finished_results([])[k]
+    return out
 
 
 def _stats(values: np.ndarray) -> dict[str, Any]:

@@ -41,6 +41,9 @@ struct DealResult {
   int8_t leader = 0;
 };
 
+// The result of a finished deal.
+DealResult make_deal_result(const Variant& v, const GameState& s, int leader, int plays);
+
 // The agents' random stream of deal `deal_seed`.
 constexpr uint64_t agent_seed(uint64_t deal_seed) { return mix64(deal_seed ^ 0xA6E47B07ULL); }
 

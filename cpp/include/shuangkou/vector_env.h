@@ -17,6 +17,7 @@
 #include "shuangkou/bots.h"
 #include "shuangkou/encode.h"
 #include "shuangkou/game.h"
+#include "shuangkou/selfplay.h"
 
 namespace shuangkou {
 
@@ -75,8 +76,10 @@ class VectorEnv {
   std::vector<int64_t> legal_offsets;
   std::vector<float> legal_features;
 
-  // For tests and tools: env j's state and recent actions.
+  // For tests and tools: env j's state.
   const GameState& state(int env) const { return envs_[env].state; }
+  // The result of the deal env j finished last (meaningful where dones()[j]).
+  const DealResult& last_result(int env) const { return envs_[env].last; }
 
  private:
   struct Env {
@@ -85,6 +88,8 @@ class VectorEnv {
     int recent_count = 0;
     SplitMix64 rng{0};
     std::vector<Play> legal;  // current player's moves (+ pass last when legal)
+    int leader = 0, plays = 0;
+    DealResult last;
   };
 
   void start_episode(int j);
