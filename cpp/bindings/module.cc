@@ -791,4 +791,6 @@ PYBIND11_MODULE(_core, m) {
   m.def("preset_names", &sk::preset_names);
   m.def("param_names", &sk::param_names);
   m.attr("MAX_MOVES") = sk::kMaxMoves;
+  m.attr("GAME_STATE_BYTES") = sizeof(sk::GameState);
+  m.attr("DEAL_RESULT_BYTES") = sizeof(sk::DealResult);
 }
