@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+# Test-only Python packages: the environments are checked with the tools of their ecosystems.
+python3 -m pip install -q "gymnasium>=1.0" "pettingzoo>=1.24"
 
 cmake -S . -B build/tests -G Ninja -DSHUANGKOU_BUILD_TESTS=ON -DSHUANGKOU_WERROR=ON >/dev/null
 cmake --build build/tests -j "$(nproc)"
