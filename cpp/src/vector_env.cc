@@ -29,7 +29,11 @@ float reward_of(RewardMode mode, const DealScore& d, int seat, int winning_team)
 }  // namespace
 
 VectorEnv::VectorEnv(const VectorEnvOptions& o)
-    : options_(o), catalogue_(o.variant), threads_(o.threads > 0 ? o.threads : omp_get_max_threads()) {
+    : options_(o),
+      catalogue_(o.variant),
+      // A thread per at least 32 envs: waking threads for a handful of envs
+      // costs more than it saves, badly so on a busy machine.
+      threads_(std::clamp(o.num_envs / 32, 1, o.threads > 0 ? o.threads : omp_get_max_threads())) {
   if (o.num_envs < 1) throw std::invalid_argument("num_envs must be at least 1, got " + std::to_string(o.num_envs));
   bool external = false;
   for (int b : o.bots) {
