@@ -27,6 +27,9 @@ from importlib import metadata
 
 import shuangkou as sk
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report import replace_section  # noqa: E402
+
 BEGIN = "<!-- peers:begin -->"
 END = "<!-- peers:end -->"
 
@@ -195,14 +198,7 @@ def main() -> int:
     text = "\n".join(lines)
     print(text)
     if args.write:
-        with open(args.write, encoding="utf-8") as f:
-            doc = f.read()
-        if BEGIN in doc and END in doc:
-            doc = doc[: doc.index(BEGIN)] + text + doc[doc.index(END) + len(END) :]
-        else:
-            doc = doc.rstrip("\n") + "\n\n## Random play beside peers (issue 5)\n\n" + text + "\n"
-        with open(args.write, "w", encoding="utf-8") as f:
-            f.write(doc)
+        replace_section(args.write, BEGIN, END, text, "## Random play beside peers (issue 5)")
         print(f"wrote {args.write}", file=sys.stderr)
     return 0
 

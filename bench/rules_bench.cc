@@ -51,29 +51,17 @@ std::vector<Position> positions(const sk::Variant& v, uint64_t seed) {
   return out;
 }
 
-void BM_Leading(benchmark::State& state, const std::string& variant) {
+// Generating moves for positions of real deals: leading, or following the
+// position's play.
+void BM_Generate(benchmark::State& state, const std::string& variant, bool following) {
   const sk::Variant v = sk::preset(variant);
-  const auto pos = positions(v, 1);
+  const auto pos = positions(v, following ? 2 : 1);
   sk::MoveList moves;
   size_t i = 0;
   long long total = 0;
   for (auto _ : state) {
-    sk::generate_leads(v, pos[i].hand, moves);
-    benchmark::DoNotOptimize(moves.size());
-    total += moves.size();
-    i = (i + 1) % pos.size();
-  }
-  state.counters["moves"] = benchmark::Counter(static_cast<double>(total) / state.iterations());
-}
-
-void BM_Following(benchmark::State& state, const std::string& variant) {
-  const sk::Variant v = sk::preset(variant);
-  const auto pos = positions(v, 2);
-  sk::MoveList moves;
-  size_t i = 0;
-  long long total = 0;
-  for (auto _ : state) {
-    sk::generate_follows(v, pos[i].hand, pos[i].previous, moves);
+    if (following) sk::generate_follows(v, pos[i].hand, pos[i].previous, moves);
+    else sk::generate_leads(v, pos[i].hand, moves);
     benchmark::DoNotOptimize(moves.size());
     total += moves.size();
     i = (i + 1) % pos.size();
@@ -122,8 +110,8 @@ int main(int argc, char** argv) {
   for (const auto& name : sk::preset_names()) {
     benchmark::RegisterBenchmark(("read_best/" + name).c_str(), BM_ReadBest, name);
     benchmark::RegisterBenchmark(("read_as/" + name).c_str(), BM_ReadAs, name);
-    benchmark::RegisterBenchmark(("leading/" + name).c_str(), BM_Leading, name);
-    benchmark::RegisterBenchmark(("following/" + name).c_str(), BM_Following, name);
+    benchmark::RegisterBenchmark(("leading/" + name).c_str(), BM_Generate, name, false);
+    benchmark::RegisterBenchmark(("following/" + name).c_str(), BM_Generate, name, true);
   }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
