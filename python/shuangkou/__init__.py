@@ -41,3 +41,27 @@ __all__ = [
     "play_to_action",
 ]
 __version__ = "0.1.0"
+
+_LAZY_ENVS = ("env", "raw_env")  # the PettingZoo AEC env, imported on first use (needs pettingzoo)
+
+
+def __getattr__(name: str):
+    if name in _LAZY_ENVS:
+        from .envs import aec
+
+        value = getattr(aec, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY_ENVS))
+
+
+try:  # the Gymnasium single-agent env, where Gymnasium is installed
+    import gymnasium as _gymnasium
+except ImportError:  # pragma: no cover - gymnasium is optional
+    _gymnasium = None
+if _gymnasium is not None and "shuangkou/Shuangkou-v0" not in _gymnasium.registry:
+    _gymnasium.register(id="shuangkou/Shuangkou-v0", entry_point="shuangkou.envs.gym_env:ShuangkouEnv")

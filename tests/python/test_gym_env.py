@@ -1,0 +1,469 @@
+"""The Gymnasium single-agent env (shuangkou/Shuangkou-v0)."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+gym = pytest.importorskip("gymnasium")
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+import shuangkou as sk  # noqa: E402
+from shuangkou.envs.gym_env import ENV_ID, ShuangkouEnv  # noqa: E402
+
+PRESETS = sk.preset_names()
+
+
+def masked_random(rng: np.random.Generator):
+    def act(mask: np.ndarray) -> int:
+        return int(rng.choice(np.flatnonzero(mask)))
+
+    return act
+
+
+def game_mask(game: sk.Game, variant: str, **overrides) -> np.ndarray:
+    """The legal ids of a Game's current player, from the Game's own move list."""
+    cat = sk.envs.actions.catalogue(variant, **overrides)
+    m = np.zeros(len(cat), np.int8)
+    for p in game.legal_moves():
+        m[cat.id_of(p)] = 1
+    if game.can_pass():
+        m[0] = 1
+    return m
+
+
+def play_deal(env, act, obs=None, info=None):
+    """Plays one deal to its end; returns the transitions (obs, info, action, reward, term, info')."""
+    if info is None:
+        obs, info = env.reset()
+    steps = []
+    while True:
+        a = act(info["action_mask"])
+        nobs, r, term, trunc, ninfo = env.step(a)
+        assert trunc is False
+        steps.append((obs, info, a, r, term, ninfo))
+        obs, info = nobs, ninfo
+        if term:
+            return steps, obs, info
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*Not able to test alternative render modes.*")
+        warnings.filterwarnings("ignore", message=".*is different from the unwrapped version.*")
+        yield
+
+
+# ---------------------------------------------------------------- API conformance
+@pytest.mark.parametrize("variant", PRESETS)
+def test_check_env(variant):
+    # check_env steps unmasked random actions: illegal_action="random" replaces them
+    # by legal ones (the default, "raise", would raise ValueError there).
+    check_env(ShuangkouEnv(variant, illegal_action="random"))
+    env = gym.make(ENV_ID, variant=variant, illegal_action="random")
+    check_env(env.unwrapped)  # with a spec: also re-makes the env in each render mode
+    check_env(env)
+    check_env(gym.make(ENV_ID, variant=variant, opponents="random", control_partner=True,
+                       illegal_action="random", render_mode="ansi").unwrapped)
+
+
+def test_registered_after_import_and_spaces():
+    env = gym.make(ENV_ID, variant="baibian", opponents="heuristic")
+    u = env.unwrapped
+    assert isinstance(u, ShuangkouEnv)
+    assert u.observation_space.shape == (sk._core.observation_size(),)
+    assert u.observation_space.dtype == np.float32
+    assert u.action_space.n == sk.num_actions("baibian")
+    obs, info = env.reset(seed=3)
+    assert obs.dtype == np.float32 and obs in u.observation_space
+    assert info["action_mask"].shape == (u.action_space.n,)
+    assert np.array_equal(u.action_masks(), info["action_mask"].astype(bool))
+    # the sampled action under the mask is legal
+    a = u.action_space.sample(mask=info["action_mask"])
+    env.step(a)
+
+
+def test_import_without_gymnasium():
+    code = "import sys; sys.modules['gymnasium'] = None; import shuangkou; print(shuangkou.Rules('classic').name)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "classic"
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError):
+        ShuangkouEnv(opponents="grandmaster")
+    with pytest.raises(ValueError):
+        ShuangkouEnv(opponents=3)
+    with pytest.raises(ValueError):
+        ShuangkouEnv(seat=4)
+    with pytest.raises(ValueError):
+        ShuangkouEnv(reward="points")
+    with pytest.raises(ValueError):
+        ShuangkouEnv(render_mode="rgb")
+    with pytest.raises(ValueError):
+        ShuangkouEnv("baibian", no_such_parameter=1)
+    with pytest.raises(ValueError):
+        ShuangkouEnv("no_such_variant")
+    with pytest.raises(RuntimeError):
+        ShuangkouEnv().step(0)
+
+
+# ---------------------------------------------------------------- masks and observations
+@pytest.mark.parametrize("variant", PRESETS)
+def test_masks_and_observations_match_a_replayed_game(variant):
+    """Callable opponents: every action is known, so the test replays each deal in its
+    own sk.Game (dealt from info["deal_seed"]) and compares every observation and mask
+    (the learner's and the opponents') and the end-of-deal results."""
+    rng = np.random.default_rng(5)
+    act = masked_random(rng)
+    log: list[tuple[int, int, np.ndarray, np.ndarray]] = []
+
+    def opponent(obs, mask, seat):
+        a = act(mask)
+        log.append((seat, a, obs, mask))
+        return a
+
+    env = ShuangkouEnv(variant, opponents=opponent, seat=2, reward="score")
+    cat = env.catalogue
+
+    def replay(game, entry):
+        seat, a, o, m = entry
+        assert game.current_player() == seat
+        assert np.array_equal(o, sk._core.encode_observation(game, seat))
+        assert np.array_equal(m, game_mask(game, variant))
+        _apply_id(game, cat, a)
+
+    obs, info = env.reset(seed=7)
+    game = sk.Game(variant, seed=info["deal_seed"])
+    for entry in log:  # the opponents' opening moves
+        replay(game, entry)
+    log.clear()
+    deals = 0
+    while deals < 3:
+        assert info["current_player"] == 2 == game.current_player()
+        assert np.array_equal(info["action_mask"], game_mask(game, variant))
+        assert np.array_equal(obs, sk._core.encode_observation(game, 2))
+        a = act(info["action_mask"])
+        _apply_id(game, cat, a)
+        obs, r, term, _, info = env.step(a)
+        moves, i = list(log), 0
+        log.clear()
+        while i < len(moves) and not game.is_over():  # the opponents' replies
+            replay(game, moves[i])
+            i += 1
+        assert term == game.is_over()
+        if not term:
+            assert r == 0.0 and i == len(moves)
+            continue
+        deals += 1
+        assert r == game.scores()[2]
+        assert info["final_scores"].tolist() == game.scores()
+        assert info["outcome"] == game.outcome()
+        assert info["places"] == game.finish_order()
+        first_team = game.finish_order()[0] % 2
+        expected = "draw" if game.outcome() == "draw" else ("win" if first_team == 0 else "loss")
+        assert info["result"] == expected
+        obs_r, info_r = env.reset()  # the next deal, already opened by the opponents
+        assert np.array_equal(obs_r, obs) and info_r["deal_seed"] == info["deal_seed"]
+        game = sk.Game(variant, seed=info["deal_seed"])
+        for entry in moves[i:]:
+            replay(game, entry)
+
+
+def _apply_id(game: sk.Game, cat, a: int) -> None:
+    if a == 0:
+        game.apply("pass")
+        return
+    game.apply(next(m for m in game.legal_moves() if cat.id_of(m) == a))
+
+
+@pytest.mark.parametrize("variant", PRESETS)
+def test_masks_equal_legal_moves_with_bots(variant):
+    """Built-in bots in C++: the render mirror (an sk.Game rebuilt from the actions and
+    the observations) must reproduce every observation and mask exactly."""
+    rng = np.random.default_rng(2)
+    act = masked_random(rng)
+    env = ShuangkouEnv(variant, opponents="heuristic", render_mode="ansi")
+    obs, info = env.reset(seed=5)
+    for _ in range(3):
+        while True:
+            g = env._live_game()
+            seat = info["current_player"]
+            assert seat == 0
+            assert np.array_equal(obs, sk._core.encode_observation(g, seat))
+            assert np.array_equal(info["action_mask"], game_mask(g, variant))
+            assert "seat 0" in env.render()
+            obs, r, term, _, info = env.step(act(info["action_mask"]))
+            if term:
+                assert "deal over" in env.render()
+                obs, info = env.reset()
+                break
+
+
+# ---------------------------------------------------------------- determinism and resets
+@pytest.mark.parametrize("opponents", ["heuristic", "random", "callable"])
+def test_deterministic_for_a_seed(opponents):
+    def run():
+        rng = np.random.default_rng(3)
+        act = masked_random(rng)
+        orng = np.random.default_rng(4)
+        opp = (lambda o, m, s: int(orng.choice(np.flatnonzero(m)))) if opponents == "callable" else opponents
+        env = ShuangkouEnv("qianbian", opponents=opp, control_partner=True)
+        out = []
+        obs, info = env.reset(seed=123)
+        for _ in range(4):
+            steps, obs, info = play_deal(env, act, obs, info)
+            out += [(o.tobytes(), i["deal_seed"], a, r, t) for o, i, a, r, t, _ in steps]
+            obs, info = env.reset()
+        return out
+
+    assert run() == run()
+
+
+def test_deal_seeds_follow_episode_seeds():
+    env = ShuangkouEnv("baibian", opponents="random")
+    act = masked_random(np.random.default_rng(0))
+    obs, info = env.reset(seed=99)
+    for k in range(4):
+        assert info["deal_seed"] == sk.VectorEnv.episode_seed(99, 0, k)
+        hand = sk.Game("baibian", seed=info["deal_seed"]).initial_hands()[0]
+        assert np.allclose(obs[:15] * 8 + obs[35:50] * 8, _rank_counts(hand))  # hand + played = dealt
+        _, obs, info = play_deal(env, act, obs, info)
+        assert info["finished_deal_seed"] == sk.VectorEnv.episode_seed(99, 0, k)
+        obs2, info2 = env.reset()  # continues with the deal already started
+        assert np.array_equal(obs2, obs) and info2["deal_seed"] == info["deal_seed"]
+        obs, info = obs2, info2
+    # a reset in the middle of a deal abandons it
+    env.step(act(info["action_mask"]))
+    _, info3 = env.reset()
+    assert info3["deal_seed"] != info["deal_seed"]
+    # and reset(seed) restarts the sequence
+    _, info4 = env.reset(seed=99)
+    assert info4["deal_seed"] == sk.VectorEnv.episode_seed(99, 0, 0)
+
+
+def _rank_counts(cards: str) -> np.ndarray:
+    ranks = ["3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "SJ", "BJ"]
+    c = np.zeros(15)
+    for t in cards.split():
+        c[ranks.index(t)] += 1
+    return c
+
+
+def test_step_after_termination_plays_the_next_deal():
+    env = ShuangkouEnv("classic", opponents="random")
+    act = masked_random(np.random.default_rng(8))
+    obs, info = env.reset(seed=1)
+    _, obs, info = play_deal(env, act, obs, info)
+    seed = info["deal_seed"]
+    obs, r, term, _, info = env.step(act(info["action_mask"]))
+    assert info["deal_seed"] == seed
+
+
+# ---------------------------------------------------------------- illegal actions
+def test_illegal_action_raises_and_changes_nothing():
+    env = ShuangkouEnv("baibian", opponents="heuristic")
+    obs, info = env.reset(seed=0)
+    mask = info["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[1])
+    for bad in (illegal, -1, env.action_space.n, 1.5, True, "3", np.array([1, 2])):
+        with pytest.raises(ValueError):
+            env.step(bad)
+    assert np.array_equal(env.step(np.int64(np.flatnonzero(mask)[0]))[0].shape, obs.shape)
+    # a pass when leading is illegal
+    env2 = ShuangkouEnv("baibian", opponents="random")
+    for s in range(50):
+        _, info2 = env2.reset(seed=s)
+        if not info2["action_mask"][0]:
+            with pytest.raises(ValueError, match="not legal"):
+                env2.step(0)
+            break
+    else:
+        pytest.fail("the learner never leads a deal")
+
+
+def test_illegal_action_random_mode():
+    env = ShuangkouEnv("baibian", illegal_action="random")
+    _, info = env.reset(seed=0)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, _, _, _, info = env.step(illegal)
+    assert info["illegal_action"] is True
+    with pytest.raises(ValueError):
+        ShuangkouEnv(illegal_action="ignore")
+
+
+# ---------------------------------------------------------------- seats and opponents
+def test_control_partner_acts_for_both_seats():
+    for seat in range(4):
+        env = ShuangkouEnv("jj", opponents="heuristic", seat=seat, control_partner=True)
+        act = masked_random(np.random.default_rng(seat))
+        obs, info = env.reset(seed=seat)
+        actors = set()
+        for _ in range(3):
+            steps, obs, info = play_deal(env, act, obs, info)
+            actors |= {i["current_player"] for _, i, *_ in steps}
+            obs, info = env.reset()
+        assert actors == {seat, seat ^ 2}
+
+
+def test_control_partner_observation_is_the_acting_seat():
+    env = ShuangkouEnv("baibian", opponents="random", control_partner=True, render_mode="ansi")
+    act = masked_random(np.random.default_rng(0))
+    obs, info = env.reset(seed=4)
+    for _ in range(200):
+        g = env._live_game()
+        assert g.current_player() == info["current_player"] in (0, 2)
+        assert np.array_equal(obs, sk._core.encode_observation(g, info["current_player"]))
+        obs, r, term, _, info = env.step(act(info["action_mask"]))
+        if term:
+            obs, info = env.reset()
+
+
+def test_callable_opponents_first_legal():
+    calls = []
+
+    def first_legal(observation, action_mask, seat):
+        assert observation.shape == (sk._core.observation_size(),) and observation.dtype == np.float32
+        assert action_mask.dtype == np.int8
+        calls.append(seat)
+        return int(np.flatnonzero(action_mask)[0])
+
+    env = gym.make(ENV_ID, variant="baibian", opponents=first_legal, seat=3)
+    act = masked_random(np.random.default_rng(0))
+    obs, info = env.reset(seed=2)
+    results = []
+    for _ in range(10):
+        steps, obs, info = play_deal(env, act, obs, info)
+        assert all(i["current_player"] == 3 for _, i, *_ in steps)
+        results.append(info["result"])
+        assert info["outcome"] in ("double", "single", "draw")
+        obs, info = env.reset()
+    assert set(calls) == {0, 1, 2}
+    assert set(results) <= {"win", "loss", "draw"}
+
+
+def test_callable_opponent_illegal_action_raises():
+    env = ShuangkouEnv("baibian", opponents=lambda o, m, s: int(np.flatnonzero(m == 0)[0]), seat=0)
+    with pytest.raises(ValueError, match="opponents"):
+        for s in range(10):  # the first seat to act may be the learner
+            _, info = env.reset(seed=s)
+            env.step(int(np.flatnonzero(info["action_mask"])[0]))
+
+
+def test_random_opponents():
+    env = gym.make(ENV_ID, variant="qianbian_collect", opponents="random")
+    act = masked_random(np.random.default_rng(0))
+    obs, info = env.reset(seed=0)
+    for _ in range(10):
+        steps, obs, info = play_deal(env, act, obs, info)
+        assert steps[-1][3] in (-1.0, 0.0, 1.0)
+        obs, info = env.reset()
+
+
+# ---------------------------------------------------------------- rewards
+@pytest.mark.parametrize("variant", PRESETS)
+def test_win_rewards_agree_with_final_scores(variant):
+    env = ShuangkouEnv(variant, opponents="random", seat=1)
+    act = masked_random(np.random.default_rng(6))
+    obs, info = env.reset(seed=6)
+    for _ in range(20):
+        steps, obs, info = play_deal(env, act, obs, info)
+        assert all(r == 0.0 for *_, r, t, _ in steps[:-1] if not t)
+        r = steps[-1][3]
+        assert r in (-1.0, 0.0, 1.0)
+        assert info["result"] == {1.0: "win", -1.0: "loss", 0.0: "draw"}[r]
+        assert (r == 0) == (info["outcome"] == "draw")
+        places = info["places"]
+        assert sorted(places) == [0, 1, 2, 3]
+        if r:
+            assert (places[0] % 2 == 1) == (r > 0)  # the learner (seat 1) is in the first finisher's team
+            assert (info["outcome"] == "double") == (places[1] % 2 == places[0] % 2)
+        scores = info["final_scores"]
+        assert scores.shape == (4,) and scores.dtype == np.int64
+        params = sk.Rules(variant).params
+        if params["contribution"] == "none":
+            # without contribution points the winners score > 0 and the losers < 0
+            # (a draw: classic 0 all round; jj 1/-1/-1/1)
+            if r != 0:
+                assert np.sign(scores[1]) == r and np.sign(scores[3]) == r
+                assert np.sign(scores[0]) == -r and np.sign(scores[2]) == -r
+            elif params["base_table"] == "classic":
+                assert not scores.any()
+        obs, info = env.reset()
+
+
+@pytest.mark.parametrize("reward", ["score", "log"])
+def test_score_and_log_rewards(reward):
+    """Same deals and actions in "win" and in "score"/"log" mode: same trajectory, the
+    reward is the seat's deal score (or its signed log)."""
+    def run(mode):
+        env = ShuangkouEnv("baibian", opponents="heuristic", reward=mode)
+        act = masked_random(np.random.default_rng(9))
+        obs, info = env.reset(seed=9)
+        out = []
+        for _ in range(15):
+            steps, obs, info = play_deal(env, act, obs, info)
+            out.append((steps[-1][3], info["final_scores"].tolist(), len(steps)))
+            obs, info = env.reset()
+        return out
+
+    for (rw, sw, nw), (r, s, n) in zip(run("win"), run(reward)):
+        assert sw == s and nw == n
+        x = s[0]
+        expected = float(x) if reward == "score" else math.copysign(math.log1p(abs(x)), x) if x else 0.0
+        assert r == pytest.approx(expected, rel=1e-6)
+
+
+def test_heuristic_beats_a_random_learner():
+    """A masked-random learner (with its heuristic partner, or with control of both
+    seats of its team) against heuristic opponents wins well under half the deals."""
+    for control_partner, deals in ((False, 300), (True, 300)):
+        env = ShuangkouEnv("baibian", opponents="heuristic", control_partner=control_partner,
+                           team_formation="fixed")
+        act = masked_random(np.random.default_rng(0))
+        obs, info = env.reset(seed=2024)
+        wins = 0
+        for _ in range(deals):
+            steps, obs, info = play_deal(env, act, obs, info)
+            wins += steps[-1][3] > 0
+            obs, info = env.reset()
+        assert wins / deals < 0.5, (control_partner, wins, deals)
+
+
+# ---------------------------------------------------------------- rendering and sb3
+def test_render_modes(capsys):
+    env = gym.make(ENV_ID, variant="baibian", render_mode="human")
+    env.reset(seed=0)
+    out = capsys.readouterr().out
+    assert "seat 0" in out and "→ seat 0" in out
+    assert env.render() is None
+    env2 = ShuangkouEnv("baibian")
+    env2.reset(seed=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert env2.render() is None
+
+
+def test_sb3_contrib_masking():
+    sb3c = pytest.importorskip("sb3_contrib")
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+    from stable_baselines3.common.env_util import make_vec_env
+
+    del sb3c
+    # make_vec_env asks for render_mode="rgb_array", which the env ignores (text only)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        venv = make_vec_env(ENV_ID, n_envs=2, seed=0, env_kwargs={"variant": "baibian", "opponents": "random"})
+    assert is_masking_supported(venv)
+    venv.reset()
+    for _ in range(60):
+        masks = get_action_masks(venv)
+        actions = np.array([int(np.flatnonzero(m)[-1]) for m in masks])
+        venv.step(actions)
