@@ -1,0 +1,98 @@
+"""The batched VectorEnv from Python: zero-copy outputs, validation, determinism."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import shuangkou as sk
+
+
+def random_actions(info, rng):
+    off = info["legal_offsets"]
+    counts = np.diff(off)
+    return info["legal_ids"][off[:-1] + (rng.random(len(counts)) * counts).astype(np.int64)]
+
+
+def test_outputs_are_views_of_the_env_buffers():
+    env = sk.VectorEnv(num_envs=64, variant="baibian", seed=1)
+    obs, info = env.reset()
+    assert obs.shape == (64, sk._core.observation_size()) and obs.dtype == np.float32
+    assert info["action_mask"].shape == (64, env.num_actions) and info["action_mask"].dtype == np.int8
+    assert not obs.flags.owndata  # wraps the C++ buffer
+    obs2, _, _, info2 = env.step(random_actions(info, np.random.default_rng(0)))
+    assert np.shares_memory(obs, obs2)  # the same buffer, rewritten in place
+    # Mask rows and ragged ids agree; features have one row per legal move.
+    off = info2["legal_offsets"]
+    assert off[0] == 0 and off[-1] == len(info2["legal_ids"]) == len(info2["legal_features"])
+    for j in range(64):
+        ids = info2["legal_ids"][off[j]:off[j + 1]]
+        assert sorted(ids.tolist()) == np.flatnonzero(info2["action_mask"][j]).tolist()
+        np.testing.assert_array_equal(env.legal_actions(j), ids)
+
+
+def test_bad_actions_raise_and_change_no_game():
+    env = sk.VectorEnv(num_envs=8, variant="qianbian", seed=2)
+    obs, info = env.reset()
+    before = obs.copy()
+    states = [env._core.state_json(j) for j in range(8)]
+    good = random_actions(info, np.random.default_rng(1))
+    bad_inputs = [
+        (good.astype(np.float32), "integers"),
+        (good[:5], r"shape \(8,\)"),
+        (good.reshape(2, 4), r"shape \(8,\)"),
+        (np.where(np.arange(8) == 3, env.num_actions, good), "env 3"),
+        (np.where(np.arange(8) == 6, -1, good), "env 6"),
+        ([True] * 8, "integers"),
+    ]
+    for actions, message in bad_inputs:
+        with pytest.raises(ValueError, match=message):
+            env.step(actions)
+    # A legal-range id that is not legal for env 0's player.
+    illegal = good.copy()
+    illegal[0] = next(i for i in range(env.num_actions) if not info["action_mask"][0][i])
+    with pytest.raises(ValueError, match="env 0"):
+        env.step(illegal)
+    np.testing.assert_array_equal(obs, before)
+    assert [env._core.state_json(j) for j in range(8)] == states
+    env.step(good)  # and it still steps
+
+
+def test_results_do_not_depend_on_threads_and_deals_auto_reset():
+    runs = []
+    for threads in (1, 2):
+        env = sk.VectorEnv(num_envs=96, variant="jj", seed=3, num_threads=threads, reward="win")
+        _, info = env.reset()
+        rng = np.random.default_rng(5)
+        trace = []
+        for _ in range(300):
+            obs, rewards, dones, info = env.step(random_actions(info, rng))
+            trace.append((obs.copy(), rewards.copy(), dones.copy(), info["current_player"].copy()))
+            for j in np.flatnonzero(dones):
+                assert rewards[j].tolist() in ([1, -1, 1, -1], [-1, 1, -1, 1], [0, 0, 0, 0])
+                assert info["final_scores"][j].sum() == 0  # jj is zero-sum
+        runs.append((trace, info["episodes"].copy()))
+    for a, b in zip(runs[0][0], runs[1][0]):
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+    assert (runs[0][1] > 1).any()  # deals ended and restarted
+
+
+def test_opponents_play_inside_and_episode_seeds_match_games():
+    env = sk.VectorEnv(num_envs=16, variant="baibian", seed=4, opponents={1: "heuristic", 3: "heuristic"})
+    _, info = env.reset()
+    assert set(info["current_player"].tolist()) <= {0, 2}
+    plain = sk.VectorEnv(num_envs=3, variant="baibian", seed=4)
+    plain.reset()
+    for j in range(3):
+        g = sk.Game("baibian", seed=sk.VectorEnv.episode_seed(4, j, 0))
+        assert plain._core.state_json(j)["hands"] == g.initial_hands()
+        assert plain._core.state_json(j)["current_player"] == g.current_player()
+    with pytest.raises(ValueError, match="at least one seat"):
+        sk.VectorEnv(num_envs=2, opponents=["random"] * 4)
+    with pytest.raises(ValueError, match="num_envs"):
+        sk.VectorEnv(num_envs=0)
+    with pytest.raises(ValueError, match="reward"):
+        sk.VectorEnv(num_envs=2, reward="points")
+    with pytest.raises(ValueError, match="unknown bot"):
+        sk.VectorEnv(num_envs=2, opponents={1: "genius"})
