@@ -1,0 +1,144 @@
+#include "common.h"
+
+#include <set>
+#include <stdexcept>
+
+#include "shuangkou/config.h"
+
+namespace shuangkou_py {
+namespace {
+
+// Text value of a keyword override: bools as true/false, ints as digits; a
+// list of jokers for the wild set.
+std::string override_text(const std::string& name, const py::handle& value) {
+  if (py::isinstance<py::bool_>(value)) return value.cast<bool>() ? "true" : "false";
+  if (py::isinstance<py::int_>(value)) return py::str(value);
+  if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+  if ((name == "wild" || name == "wild_jokers") &&
+      (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value) ||
+       py::isinstance<py::set>(value))) {
+    std::set<std::string> jokers;
+    for (const auto& j : value) jokers.insert(py::str(j).cast<std::string>());
+    if (jokers.empty()) return "none";
+    if (jokers == std::set<std::string>{"BJ"}) return "BJ";
+    if (jokers == std::set<std::string>{"SJ", "BJ"}) return "both";
+  }
+  throw py::value_error("bad value " + std::string(py::repr(value)) + " for variant parameter '" +
+                        name + "' (allowed: " + sk::allowed_values(name) + ")");
+}
+
+}  // namespace
+
+// Cards from a card string or a sequence of card tokens.
+sk::CardCounts to_counts(const py::handle& obj, const char* what) {
+  try {
+    if (py::isinstance<py::str>(obj)) return sk::CardCounts::parse(obj.cast<std::string>());
+    if (py::isinstance<py::sequence>(obj)) {
+      std::string joined;
+      for (const auto& item : obj.cast<py::sequence>()) {
+        if (!py::isinstance<py::str>(item))
+          throw std::invalid_argument("card tokens must be strings, got " +
+                                      std::string(py::str(py::type::of(item))));
+        const std::string token = item.cast<std::string>();
+        if (sk::parse_rank(token) < 0)
+          throw std::invalid_argument("unknown card '" + token +
+                                      "' (each list item is one card: 3 4 5 6 7 8 9 T/10 J Q K A 2 SJ BJ)");
+        joined += token + " ";
+      }
+      return sk::CardCounts::parse(joined);
+    }
+  } catch (const std::invalid_argument& e) {
+    throw py::value_error(std::string(what) + ": " + e.what());
+  }
+  throw py::value_error(std::string(what) + ": expected a card string like \"5 6 7 8 BJ\", got " +
+                        std::string(py::str(py::type::of(obj))));
+}
+
+// A variant from a preset name or a YAML file path, with keyword overrides.
+// `label` describes it ("qianbian max_bomb=10").
+sk::Variant make_variant(const std::string& preset_or_path, const py::kwargs& overrides, std::string* label) {
+  try {
+    sk::Variant v = sk::resolve_variant(preset_or_path);
+    if (label) *label = preset_or_path;
+    for (const auto& [key, value] : overrides) {
+      const std::string k = py::str(key);
+      sk::set_param(v, k, override_text(k, value));
+      if (label) *label += " " + k + "=" + std::string(py::str(value));
+    }
+    return v;
+  } catch (const std::invalid_argument& e) {
+    throw py::value_error(e.what());
+  }
+}
+
+int seat_arg(const py::handle& obj, const char* what) {
+  if (!py::isinstance<py::int_>(obj) || py::isinstance<py::bool_>(obj))
+    throw py::value_error(std::string(what) + " must be a seat 0..3, got " + std::string(py::repr(obj)));
+  const long long s = obj.cast<long long>();
+  if (s < 0 || s >= sk::kNumSeats)
+    throw py::value_error(std::string(what) + " must be a seat 0..3, got " + std::to_string(s));
+  return static_cast<int>(s);
+}
+
+uint64_t seed_arg(const py::handle& seed) {
+  if (!py::isinstance<py::int_>(seed) || py::isinstance<py::bool_>(seed))
+    throw py::value_error("seed must be an integer 0 <= seed < 2**64, got " + std::string(py::repr(seed)));
+  try {
+    return seed.cast<uint64_t>();
+  } catch (const py::cast_error&) {
+    throw py::value_error("seed must be an integer 0 <= seed < 2**64, got " + std::string(py::repr(seed)));
+  }
+}
+
+py::object play_or_none(const sk::Play& p) {
+  if (sk::is_pass(p)) return py::none();
+  return py::cast(p);
+}
+
+py::dict breakdown_dict(const sk::DealScore& d) {
+  py::dict out;
+  out["outcome"] = std::string(sk::outcome_name(d.outcome));
+  out["base"] = std::vector<int64_t>(d.base.begin(), d.base.end());
+  out["multiplier"] = d.multiplier;
+  out["contribution"] = std::vector<int64_t>(d.contribution.begin(), d.contribution.end());
+  out["total"] = std::vector<int64_t>(d.total.begin(), d.total.end());
+  return out;
+}
+
+// Per-deal results as numpy arrays (see shuangkou.selfplay.SelfPlayResult).
+py::dict results_to_arrays(const std::vector<sk::DealResult>& results) {
+  const size_t n = results.size();
+  std::vector<int64_t> scores(n * 4);
+  std::vector<int8_t> places(n * 4), leader(n);
+  std::vector<uint8_t> outcome(n), bombs(n * 4), max_stars(n * 4);
+  std::vector<uint16_t> actions(n), plays(n);
+  std::vector<int64_t> bombs_by_stars(24, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const auto& r = results[i];
+    for (int s = 0; s < 4; ++s) {
+      scores[i * 4 + s] = r.scores[s];
+      places[i * 4 + s] = r.places[s];
+      bombs[i * 4 + s] = r.bombs[s];
+      max_stars[i * 4 + s] = r.max_stars[s];
+    }
+    outcome[i] = static_cast<uint8_t>(r.outcome);
+    leader[i] = r.leader;
+    actions[i] = r.actions;
+    plays[i] = r.plays;
+    for (int k = 0; k < 24; ++k) bombs_by_stars[k] += r.bombs_by_stars[k];
+  }
+  const auto rows = static_cast<py::ssize_t>(n);
+  py::dict out;
+  out["scores"] = to_numpy(std::move(scores), {rows, 4});
+  out["places"] = to_numpy(std::move(places), {rows, 4});
+  out["outcome"] = to_numpy(std::move(outcome), {rows});
+  out["leader"] = to_numpy(std::move(leader), {rows});
+  out["bombs"] = to_numpy(std::move(bombs), {rows, 4});
+  out["max_stars"] = to_numpy(std::move(max_stars), {rows, 4});
+  out["actions"] = to_numpy(std::move(actions), {rows});
+  out["plays"] = to_numpy(std::move(plays), {rows});
+  out["bombs_by_stars"] = to_numpy(std::move(bombs_by_stars), {24});
+  return out;
+}
+
+}  // namespace shuangkou_py

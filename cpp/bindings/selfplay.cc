@@ -1,0 +1,50 @@
+// Batch self-play with built-in bots.
+#include "common.h"
+
+#include "shuangkou/bots.h"
+
+namespace shuangkou_py {
+namespace {
+
+// Batch self-play with built-in agents; the GIL is released while C++ plays.
+py::dict run_selfplay_py(const std::string& variant, int64_t games, const std::vector<std::string>& agents,
+                         int threads, const py::handle& seed, int64_t replays, const std::string& replay_path,
+                         const py::object& progress, const py::kwargs& overrides) {
+  sk::SelfPlayOptions o;
+  o.variant = make_variant(variant, overrides, nullptr);
+  o.games = games;
+  o.threads = threads;
+  o.seed = seed_arg(seed);
+  o.replays = replays;
+  o.replay_path = replay_path;
+  if (agents.size() != sk::kNumSeats) throw py::value_error("agents must name one bot per seat");
+  for (int s = 0; s < sk::kNumSeats; ++s) o.agents[s] = sk::parse_bot(agents[s]);
+  std::vector<sk::DealResult> results;
+  std::function<bool(int64_t)> report;
+  if (!progress.is_none())
+    report = [&progress](int64_t done) {
+      py::gil_scoped_acquire gil;
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      return progress(done).cast<bool>();
+    };
+  int64_t done = 0;
+  {
+    py::gil_scoped_release release;
+    done = sk::run_selfplay(o, results, report);
+  }
+  results.resize(static_cast<size_t>(done));
+  return results_to_arrays(results);
+}
+
+}  // namespace
+
+void bind_selfplay(py::module_& m) {
+  m.def("run_selfplay", &run_selfplay_py, py::arg("variant"), py::arg("games"), py::arg("agents"),
+        py::arg("threads") = 0, py::arg("seed") = 0, py::arg("replays") = 0, py::arg("replay_path") = "",
+        py::arg("progress") = py::none(),
+        "Low-level batch self-play (see shuangkou.selfplay): returns per-deal numpy arrays.");
+  m.def("bot_names", &sk::bot_names);
+
+}
+
+}  // namespace shuangkou_py
