@@ -28,8 +28,10 @@ void BM_RandomDeal(benchmark::State& state, const std::string& variant) {
     }
     benchmark::DoNotOptimize(s);
   }
-  state.counters["deals/s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
-  state.counters["decisions/s"] = benchmark::Counter(static_cast<double>(decisions), benchmark::Counter::kIsRate);
+  state.counters["deals/s"] =
+      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["decisions/s"] =
+      benchmark::Counter(static_cast<double>(decisions), benchmark::Counter::kIsRate);
   state.counters["decisions/deal"] = static_cast<double>(decisions) / state.iterations();
 }
 

@@ -60,8 +60,10 @@ void BM_Generate(benchmark::State& state, const std::string& variant, bool follo
   size_t i = 0;
   long long total = 0;
   for (auto _ : state) {
-    if (following) sk::generate_follows(v, pos[i].hand, pos[i].previous, moves);
-    else sk::generate_leads(v, pos[i].hand, moves);
+    if (following)
+      sk::generate_follows(v, pos[i].hand, pos[i].previous, moves);
+    else
+      sk::generate_leads(v, pos[i].hand, moves);
     benchmark::DoNotOptimize(moves.size());
     total += moves.size();
     i = (i + 1) % pos.size();

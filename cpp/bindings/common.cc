@@ -23,8 +23,8 @@ std::string override_text(const std::string& name, const py::handle& value) {
     if (jokers == std::set<std::string>{"BJ"}) return "BJ";
     if (jokers == std::set<std::string>{"SJ", "BJ"}) return "both";
   }
-  throw py::value_error("bad value " + std::string(py::repr(value)) + " for variant parameter '" +
-                        name + "' (allowed: " + sk::allowed_values(name) + ")");
+  throw py::value_error("bad value " + std::string(py::repr(value)) + " for variant parameter '" + name +
+                        "' (allowed: " + sk::allowed_values(name) + ")");
 }
 
 }  // namespace

@@ -1,8 +1,7 @@
 // The action catalogue, observation encoding and the vector env.
-#include "common.h"
-
 #include <span>
 
+#include "common.h"
 #include "shuangkou/bots.h"
 #include "shuangkou/encode.h"
 #include "shuangkou/vector_env.h"
@@ -15,7 +14,8 @@ py::array_t<float> encode_game(const sk::Game& g, int seat) {
   py::array_t<float> out(sk::observation_size());
   const auto& h = g.history();
   const size_t first = h.size() > sk::kRecentActions ? h.size() - sk::kRecentActions : 0;
-  sk::encode_observation(g.variant(), g.state(), std::span<const sk::Action>(h.data() + first, h.size() - first), seat,
+  sk::encode_observation(g.variant(), g.state(),
+                         std::span<const sk::Action>(h.data() + first, h.size() - first), seat,
                          out.mutable_data());
   return out;
 }
@@ -32,12 +32,18 @@ class PyVectorEnv {
     o.num_envs = num_envs;
     o.seed = seed_arg(seed);
     o.threads = threads;
-    if (bots.size() != sk::kNumSeats) throw py::value_error("bots: one entry per seat (None for an external seat)");
-    for (int s = 0; s < sk::kNumSeats; ++s) o.bots[s] = bots[s] ? static_cast<int>(sk::parse_bot(*bots[s])) : -1;
-    if (reward == "score") o.reward = sk::RewardMode::kScore;
-    else if (reward == "win") o.reward = sk::RewardMode::kWin;
-    else if (reward == "log") o.reward = sk::RewardMode::kLog;
-    else throw py::value_error("reward must be 'score', 'win' or 'log', got '" + reward + "'");
+    if (bots.size() != sk::kNumSeats)
+      throw py::value_error("bots: one entry per seat (None for an external seat)");
+    for (int s = 0; s < sk::kNumSeats; ++s)
+      o.bots[s] = bots[s] ? static_cast<int>(sk::parse_bot(*bots[s])) : -1;
+    if (reward == "score")
+      o.reward = sk::RewardMode::kScore;
+    else if (reward == "win")
+      o.reward = sk::RewardMode::kWin;
+    else if (reward == "log")
+      o.reward = sk::RewardMode::kLog;
+    else
+      throw py::value_error("reward must be 'score', 'win' or 'log', got '" + reward + "'");
     o.dense_mask = dense_mask;
     {
       py::gil_scoped_release release;
@@ -98,104 +104,137 @@ void bind_envs(py::module_& m) {
            }),
            py::arg("variant") = "classic")
       .def("__len__", &sk::ActionCatalogue::size)
-      .def("pattern", [](const sk::ActionCatalogue& c, int id) -> py::object {
-             if (id < 0 || id >= c.size())
-               throw py::value_error("action id must be 0.." + std::to_string(c.size() - 1) + ", got " + std::to_string(id));
-             return play_or_none(c.pattern(id));
-           }, py::arg("id"), "The pattern of an action id (None for 0, the pass).")
-      .def("id_of", [](const sk::ActionCatalogue& c, const py::handle& play) {
-             if (play.is_none()) return 0;
-             const int id = c.id_of(play.cast<sk::Play>());
-             if (id < 0) throw py::value_error("this play has no action id (more than 27 cards)");
-             return id;
-           }, py::arg("play"), "The action id of a Play (None: the pass, 0).");
+      .def(
+          "pattern",
+          [](const sk::ActionCatalogue& c, int id) -> py::object {
+            if (id < 0 || id >= c.size())
+              throw py::value_error("action id must be 0.." + std::to_string(c.size() - 1) + ", got " +
+                                    std::to_string(id));
+            return play_or_none(c.pattern(id));
+          },
+          py::arg("id"), "The pattern of an action id (None for 0, the pass).")
+      .def(
+          "id_of",
+          [](const sk::ActionCatalogue& c, const py::handle& play) {
+            if (play.is_none()) return 0;
+            const int id = c.id_of(play.cast<sk::Play>());
+            if (id < 0) throw py::value_error("this play has no action id (more than 27 cards)");
+            return id;
+          },
+          py::arg("play"), "The action id of a Play (None: the pass, 0).");
 
   m.def("observation_size", &sk::observation_size);
-  m.def("observation_layout", [] {
-    py::list out;
-    for (const auto& s : sk::observation_layout()) {
-      py::dict d;
-      d["name"] = s.name;
-      d["offset"] = s.offset;
-      d["size"] = s.size;
-      d["meaning"] = s.meaning;
-      out.append(d);
-    }
-    return out;
-  }, "The observation vector's slices: name, offset, size, meaning.");
-  m.def("encode_observation", [](const sk::Game& g, const py::handle& seat) {
-          return encode_game(g, seat_arg(seat, "seat"));
-        }, py::arg("game"), py::arg("seat"), "The observation vector (float32) of a seat in a Game.");
-  m.def("encode_moves", [](const std::vector<std::optional<sk::Play>>& plays) {
-          py::array_t<float> out({static_cast<py::ssize_t>(plays.size()), static_cast<py::ssize_t>(sk::kMoveFeatureSize)});
-          for (size_t i = 0; i < plays.size(); ++i)
-            sk::encode_move(plays[i] ? *plays[i] : sk::kPass, out.mutable_data() + i * sk::kMoveFeatureSize);
-          return out;
-        }, py::arg("plays"), "Feature rows of plays (None: the pass).");
+  m.def(
+      "observation_layout",
+      [] {
+        py::list out;
+        for (const auto& s : sk::observation_layout()) {
+          py::dict d;
+          d["name"] = s.name;
+          d["offset"] = s.offset;
+          d["size"] = s.size;
+          d["meaning"] = s.meaning;
+          out.append(d);
+        }
+        return out;
+      },
+      "The observation vector's slices: name, offset, size, meaning.");
+  m.def(
+      "encode_observation",
+      [](const sk::Game& g, const py::handle& seat) { return encode_game(g, seat_arg(seat, "seat")); },
+      py::arg("game"), py::arg("seat"), "The observation vector (float32) of a seat in a Game.");
+  m.def(
+      "encode_moves",
+      [](const std::vector<std::optional<sk::Play>>& plays) {
+        py::array_t<float> out(
+            {static_cast<py::ssize_t>(plays.size()), static_cast<py::ssize_t>(sk::kMoveFeatureSize)});
+        for (size_t i = 0; i < plays.size(); ++i)
+          sk::encode_move(plays[i] ? *plays[i] : sk::kPass, out.mutable_data() + i * sk::kMoveFeatureSize);
+        return out;
+      },
+      py::arg("plays"), "Feature rows of plays (None: the pass).");
   m.attr("MOVE_FEATURE_SIZE") = sk::kMoveFeatureSize;
 
   py::class_<PyVectorEnv>(m, "VectorEnvCore", "The C++ vector env (see shuangkou.VectorEnv).")
-      .def(py::init<const std::string&, int, const py::handle&, int, const std::vector<std::optional<std::string>>&,
-                    const std::string&, bool, const py::kwargs&>(),
+      .def(py::init<const std::string&, int, const py::handle&, int,
+                    const std::vector<std::optional<std::string>>&, const std::string&, bool,
+                    const py::kwargs&>(),
            py::arg("variant"), py::arg("num_envs"), py::arg("seed"), py::arg("threads"), py::arg("bots"),
            py::arg("reward"), py::arg("dense_mask"))
       .def("reset", &PyVectorEnv::reset)
       .def("step", &PyVectorEnv::step, py::arg("actions"))
       .def_property_readonly("num_envs", [](PyVectorEnv& e) { return e.env().num_envs(); })
       .def_property_readonly("num_actions", [](PyVectorEnv& e) { return e.env().num_actions(); })
-      .def_property_readonly("obs", [](py::object self) {
-             auto& e = self.cast<PyVectorEnv&>();
-             return e.view(e.env().observations(), {e.env().num_envs(), sk::observation_size()}, self);
-           })
-      .def_property_readonly("mask", [](py::object self) -> py::object {
-             auto& e = self.cast<PyVectorEnv&>();
-             if (!e.env().has_dense_mask()) return py::none();
-             return e.view(e.env().masks(), {e.env().num_envs(), e.env().num_actions()}, self);
-           })
-      .def_property_readonly("current_player", [](py::object self) {
-             auto& e = self.cast<PyVectorEnv&>();
-             return e.view(e.env().current_players(), {e.env().num_envs()}, self);
-           })
-      .def_property_readonly("rewards", [](py::object self) {
-             auto& e = self.cast<PyVectorEnv&>();
-             return e.view(e.env().rewards(), {e.env().num_envs(), 4}, self);
-           })
-      .def_property_readonly("dones", [](py::object self) {
-             auto& e = self.cast<PyVectorEnv&>();
-             return e.view(e.env().dones(), {e.env().num_envs()}, self);
-           })
-      .def_property_readonly("final_scores", [](py::object self) {
-             auto& e = self.cast<PyVectorEnv&>();
-             return e.view(e.env().final_scores(), {e.env().num_envs(), 4}, self);
-           })
-      .def_property_readonly("episodes", [](py::object self) {
-             auto& e = self.cast<PyVectorEnv&>();
-             return e.view(e.env().episodes(), {e.env().num_envs()}, self);
-           })
+      .def_property_readonly(
+          "obs",
+          [](py::object self) {
+            auto& e = self.cast<PyVectorEnv&>();
+            return e.view(e.env().observations(), {e.env().num_envs(), sk::observation_size()}, self);
+          })
+      .def_property_readonly(
+          "mask",
+          [](py::object self) -> py::object {
+            auto& e = self.cast<PyVectorEnv&>();
+            if (!e.env().has_dense_mask()) return py::none();
+            return e.view(e.env().masks(), {e.env().num_envs(), e.env().num_actions()}, self);
+          })
+      .def_property_readonly("current_player",
+                             [](py::object self) {
+                               auto& e = self.cast<PyVectorEnv&>();
+                               return e.view(e.env().current_players(), {e.env().num_envs()}, self);
+                             })
+      .def_property_readonly("rewards",
+                             [](py::object self) {
+                               auto& e = self.cast<PyVectorEnv&>();
+                               return e.view(e.env().rewards(), {e.env().num_envs(), 4}, self);
+                             })
+      .def_property_readonly("dones",
+                             [](py::object self) {
+                               auto& e = self.cast<PyVectorEnv&>();
+                               return e.view(e.env().dones(), {e.env().num_envs()}, self);
+                             })
+      .def_property_readonly("final_scores",
+                             [](py::object self) {
+                               auto& e = self.cast<PyVectorEnv&>();
+                               return e.view(e.env().final_scores(), {e.env().num_envs(), 4}, self);
+                             })
+      .def_property_readonly("episodes",
+                             [](py::object self) {
+                               auto& e = self.cast<PyVectorEnv&>();
+                               return e.view(e.env().episodes(), {e.env().num_envs()}, self);
+                             })
       .def_readonly("legal_ids", &PyVectorEnv::legal_ids)
       .def_readonly("legal_offsets", &PyVectorEnv::legal_offsets)
       .def_readonly("legal_features", &PyVectorEnv::legal_features)
-      .def("state_json", [](PyVectorEnv& e, int j) {
-             if (j < 0 || j >= e.env().num_envs()) throw py::value_error("env index out of range");
-             const sk::GameState& s = e.env().state(j);
-             py::dict d;
-             d["current_player"] = s.current_player();
-             d["hands"] = std::vector<std::string>{s.hand(0).to_string(), s.hand(1).to_string(), s.hand(2).to_string(),
-                                                  s.hand(3).to_string()};
-             return d;
-           }, py::arg("env"), "For tests: the hands and player to act of env j.")
-      .def("finished_results", [](PyVectorEnv& e, const std::vector<int>& envs) {
-             std::vector<sk::DealResult> out;
-             for (int j : envs) {
-               if (j < 0 || j >= e.env().num_envs()) throw py::value_error("env index out of range");
-               out.push_back(e.env().last_result(j));
-             }
-             return results_to_arrays(out);
-           }, py::arg("envs"), "Per-deal result arrays of the deals these envs finished last.")
-      .def_static("episode_seed", [](const py::handle& seed, int env, int64_t episode) {
-             return sk::VectorEnv::episode_seed(seed_arg(seed), env, episode);
-           }, py::arg("seed"), py::arg("env"), py::arg("episode"));
-
+      .def(
+          "state_json",
+          [](PyVectorEnv& e, int j) {
+            if (j < 0 || j >= e.env().num_envs()) throw py::value_error("env index out of range");
+            const sk::GameState& s = e.env().state(j);
+            py::dict d;
+            d["current_player"] = s.current_player();
+            d["hands"] = std::vector<std::string>{s.hand(0).to_string(), s.hand(1).to_string(),
+                                                  s.hand(2).to_string(), s.hand(3).to_string()};
+            return d;
+          },
+          py::arg("env"), "For tests: the hands and player to act of env j.")
+      .def(
+          "finished_results",
+          [](PyVectorEnv& e, const std::vector<int>& envs) {
+            std::vector<sk::DealResult> out;
+            for (int j : envs) {
+              if (j < 0 || j >= e.env().num_envs()) throw py::value_error("env index out of range");
+              out.push_back(e.env().last_result(j));
+            }
+            return results_to_arrays(out);
+          },
+          py::arg("envs"), "Per-deal result arrays of the deals these envs finished last.")
+      .def_static(
+          "episode_seed",
+          [](const py::handle& seed, int env, int64_t episode) {
+            return sk::VectorEnv::episode_seed(seed_arg(seed), env, episode);
+          },
+          py::arg("seed"), py::arg("env"), py::arg("episode"));
 }
 
 }  // namespace shuangkou_py

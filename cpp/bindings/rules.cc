@@ -1,6 +1,5 @@
 // Play, Rules and the card helpers.
 #include "common.h"
-
 #include "shuangkou/movegen.h"
 
 namespace shuangkou_py {
@@ -38,8 +37,8 @@ class Rules {
       p = sk::read_best(variant_, to_counts(obj, what));
     }
     if (!p)
-      throw py::value_error(std::string(what) + " is not a valid play under these rules: '" +
-                            describe(obj) + "'");
+      throw py::value_error(std::string(what) + " is not a valid play under these rules: '" + describe(obj) +
+                            "'");
     return *p;
   }
 
@@ -62,8 +61,10 @@ class Rules {
     std::optional<sk::Play> prev;
     if (!previous.is_none()) prev = table_play(previous, "previous");
     moves_.clear();
-    if (prev) sk::generate_follows(variant_, h, *prev, moves_);
-    else sk::generate_leads(variant_, h, moves_);
+    if (prev)
+      sk::generate_follows(variant_, h, *prev, moves_);
+    else
+      sk::generate_leads(variant_, h, moves_);
     return std::vector<sk::Play>(moves_.begin(), moves_.end());
   }
 
@@ -80,12 +81,15 @@ class Rules {
       throw py::value_error("finish_order must list the four seats by place, e.g. [0, 2, 1, 3]");
     const auto order = finish_order.cast<py::sequence>();
     if (order.size() != sk::kNumSeats)
-      throw py::value_error("finish_order must list all four seats by place, got " + std::to_string(order.size()));
+      throw py::value_error("finish_order must list all four seats by place, got " +
+                            std::to_string(order.size()));
     sk::Places places{};
     int seen = 0;
     for (size_t i = 0; i < sk::kNumSeats; ++i) {
       const int s = seat_arg(order[i], "finish_order entry");
-      if (seen >> s & 1) throw py::value_error("finish_order must be a permutation of 0..3: seat " + std::to_string(s) + " twice");
+      if (seen >> s & 1)
+        throw py::value_error("finish_order must be a permutation of 0..3: seat " + std::to_string(s) +
+                              " twice");
       seen |= 1 << s;
       places[i] = static_cast<int8_t>(s);
     }
@@ -101,7 +105,8 @@ class Rules {
       const int seat = seat_arg(pair[0], (where + " seat").c_str());
       const auto play = sk::read_best(variant_, to_counts(pair[1], (where + " cards").c_str()));
       if (!play || !sk::is_bomb(play->kind))
-        throw py::value_error(where + ": '" + std::string(py::str(pair[1])) + "' is not a bomb under these rules");
+        throw py::value_error(where + ": '" + std::string(py::str(pair[1])) +
+                              "' is not a bomb under these rules");
       try {
         tally.add(seat, play->stars);
       } catch (const std::length_error&) {
@@ -131,26 +136,32 @@ std::string play_repr(const sk::Play& p) {
 
 void bind_rules(py::module_& m) {
   py::class_<sk::Play>(m, "Play", "A play: a card set with one reading (kind, key, stars).")
-      .def_property_readonly("kind", [](const sk::Play& p) { return std::string(sk::kind_name(p.kind)); },
-                             "single, pair, triple, straight, pair_chain, triple_chain, bomb, "
-                             "chain_bomb, uneven_chain_bomb, three_kings or heavenly_kings")
-      .def_property_readonly("cards", [](const sk::Play& p) { return p.cards.to_string(); },
-                             "the cards played, low to high, jokers last")
-      .def_property_readonly("reading", [](const sk::Play& p) { return p.reading.to_string(); },
-                             "the cards after wild substitution")
-      .def_property_readonly("key", [](const sk::Play& p) { return std::string(sk::rank_token(p.key)); },
-                             "the rank compared: the highest rank of the reading")
-      .def_property_readonly("stars", [](const sk::Play& p) { return static_cast<int>(p.stars); },
-                             "0 for non-bombs; bomb stars (card count under bomb_order=count)")
+      .def_property_readonly(
+          "kind", [](const sk::Play& p) { return std::string(sk::kind_name(p.kind)); },
+          "single, pair, triple, straight, pair_chain, triple_chain, bomb, "
+          "chain_bomb, uneven_chain_bomb, three_kings or heavenly_kings")
+      .def_property_readonly(
+          "cards", [](const sk::Play& p) { return p.cards.to_string(); },
+          "the cards played, low to high, jokers last")
+      .def_property_readonly(
+          "reading", [](const sk::Play& p) { return p.reading.to_string(); },
+          "the cards after wild substitution")
+      .def_property_readonly(
+          "key", [](const sk::Play& p) { return std::string(sk::rank_token(p.key)); },
+          "the rank compared: the highest rank of the reading")
+      .def_property_readonly(
+          "stars", [](const sk::Play& p) { return static_cast<int>(p.stars); },
+          "0 for non-bombs; bomb stars (card count under bomb_order=count)")
       .def_property_readonly("is_bomb", [](const sk::Play& p) { return sk::is_bomb(p.kind); })
       .def("__len__", [](const sk::Play& p) { return static_cast<int>(p.size); })
       .def("__repr__", &play_repr)
       .def("__str__", [](const sk::Play& p) { return p.cards.to_string(); })
-      .def("__eq__", [](const sk::Play& a, const py::object& b) {
-        if (!py::isinstance<sk::Play>(b)) return false;
-        const auto& o = b.cast<const sk::Play&>();
-        return a.kind == o.kind && a.cards == o.cards && a.reading == o.reading;
-      })
+      .def("__eq__",
+           [](const sk::Play& a, const py::object& b) {
+             if (!py::isinstance<sk::Play>(b)) return false;
+             const auto& o = b.cast<const sk::Play&>();
+             return a.kind == o.kind && a.cards == o.cards && a.reading == o.reading;
+           })
       .def("__hash__", [](const sk::Play& p) {
         return py::hash(py::make_tuple(static_cast<int>(p.kind), p.cards.bits(), p.reading.bits()));
       });
@@ -172,31 +183,34 @@ void bind_rules(py::module_& m) {
       .def("legal_moves", &Rules::legal_moves, py::arg("hand"), py::arg("previous") = py::none(),
            "Canonical moves: all leads when previous is None, else the plays that beat previous "
            "(passing is implied).")
-      .def("score",
-           [](const Rules& r, const py::handle& finish_order, const py::handle& bombs) {
-             const auto t = r.score_deal(finish_order, bombs).total;
-             return std::vector<int64_t>(t.begin(), t.end());
-           },
-           py::arg("finish_order"), py::arg("bombs") = py::list(),
-           "Final deal scores by seat (base x multiplier + contribution). finish_order lists the "
-           "four seats by place; bombs are (seat, cards) in the order played.")
-      .def("score_breakdown",
-           [](const Rules& r, const py::handle& finish_order, const py::handle& bombs) {
-             return breakdown_dict(r.score_deal(finish_order, bombs));
-           },
-           py::arg("finish_order"), py::arg("bombs") = py::list(),
-           "As score(), as a dict: outcome, base (by seat), multiplier, contribution (by seat), total.")
+      .def(
+          "score",
+          [](const Rules& r, const py::handle& finish_order, const py::handle& bombs) {
+            const auto t = r.score_deal(finish_order, bombs).total;
+            return std::vector<int64_t>(t.begin(), t.end());
+          },
+          py::arg("finish_order"), py::arg("bombs") = py::list(),
+          "Final deal scores by seat (base x multiplier + contribution). finish_order lists the "
+          "four seats by place; bombs are (seat, cards) in the order played.")
+      .def(
+          "score_breakdown",
+          [](const Rules& r, const py::handle& finish_order, const py::handle& bombs) {
+            return breakdown_dict(r.score_deal(finish_order, bombs));
+          },
+          py::arg("finish_order"), py::arg("bombs") = py::list(),
+          "As score(), as a dict: outcome, base (by seat), multiplier, contribution (by seat), total.")
       .def("__repr__", [](const Rules& r) { return "Rules('" + r.name() + "')"; });
 
-  m.def("parse_cards",
-        [](const py::handle& cards) { return to_counts(cards, "cards").to_string(); },
-        py::arg("cards"),
-        "Validates a card string (\"10\" accepted for T) and returns it normalised: tokens "
-        "low to high, jokers last.");
+  m.def(
+      "parse_cards", [](const py::handle& cards) { return to_counts(cards, "cards").to_string(); },
+      py::arg("cards"),
+      "Validates a card string (\"10\" accepted for T) and returns it normalised: tokens "
+      "low to high, jokers last.");
   m.def("preset_names", &sk::preset_names);
   m.def("param_names", &sk::param_names);
   m.attr("MAX_MOVES") = sk::kMaxMoves;
   m.attr("GAME_STATE_BYTES") = sizeof(sk::GameState);
-  m.attr("DEAL_RESULT_BYTES") = sizeof(sk::DealResult);}
+  m.attr("DEAL_RESULT_BYTES") = sizeof(sk::DealResult);
+}
 
 }  // namespace shuangkou_py

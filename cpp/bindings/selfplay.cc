@@ -1,6 +1,5 @@
 // Batch self-play with built-in bots.
 #include "common.h"
-
 #include "shuangkou/bots.h"
 
 namespace shuangkou_py {
@@ -44,7 +43,6 @@ void bind_selfplay(py::module_& m) {
         py::arg("progress") = py::none(),
         "Low-level batch self-play (see shuangkou.selfplay): returns per-deal numpy arrays.");
   m.def("bot_names", &sk::bot_names);
-
 }
 
 }  // namespace shuangkou_py

@@ -8,10 +8,8 @@
 namespace shuangkou {
 namespace {
 
-constexpr std::array<std::string_view, kNumRanks> kRankTokens = {
-    "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "SJ", "BJ"};
-
-
+constexpr std::array<std::string_view, kNumRanks> kRankTokens = {"3", "4", "5", "6", "7", "8",  "9", "T",
+                                                                 "J", "Q", "K", "A", "2", "SJ", "BJ"};
 
 }  // namespace
 
@@ -28,7 +26,6 @@ int parse_rank(std::string_view token) {
     if (upper == kRankTokens[r]) return r;
   return -1;
 }
-
 
 CardCounts CardCounts::parse(std::string_view text) {
   CardCounts out;
@@ -53,8 +50,6 @@ CardCounts CardCounts::parse(std::string_view text) {
   }
   return out;
 }
-
-
 
 bool CardCounts::contains(CardCounts other) const {
   // Per-nibble a >= b, in 8-bit lanes (even and odd nibbles) so no borrow

@@ -18,8 +18,7 @@ namespace {
 // allowed values come from `allowed_values`, never from here.
 std::string_view describe(std::string_view name) {
   static const std::map<std::string_view, std::string_view> kDescriptions = {
-      {"wild_jokers",
-       "Which jokers are wild in a mixed set (RULES.md section 2); BJ: big jokers only."},
+      {"wild_jokers", "Which jokers are wild in a mixed set (RULES.md section 2); BJ: big jokers only."},
       {"max_bomb", "Largest count of one rank in a bomb, or in one rank of a chain bomb."},
       {"chain_bomb", "Chain bombs of equal counts (X相Y连炸) are plays."},
       {"uneven_chain", "Chain bombs whose counts differ (Z相Y连炸) are plays."},
@@ -28,8 +27,7 @@ std::string_view describe(std::string_view name) {
        "uneven_chain)."},
       {"three_kings", "Any three jokers form a bomb (三王炸)."},
       {"bomb_order", "Bomb against bomb: by card count (classic) or by stars."},
-      {"tianwang",
-       "Heavenly kings (天王): highest or lowest of the 7-star plays (stars order only)."},
+      {"tianwang", "Heavenly kings (天王): highest or lowest of the 7-star plays (stars order only)."},
       {"first_lead", "Who leads the first trick of a deal (section 3)."},
       {"team_formation",
        "by_rule: the revealed-card rule may move seats; fixed: seats never move (section 3)."},
@@ -75,8 +73,8 @@ std::string node_kind(const YAML::Node& node) {
 bool plain_safe(std::string_view s) {
   if (s.empty()) return false;
   return std::all_of(s.begin(), s.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '.' || c == '-';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '.' || c == '-';
   });
 }
 
@@ -100,10 +98,10 @@ Variant variant_from_yaml(std::string_view text, std::string_view source) {
   } catch (const YAML::Exception& e) {
     throw std::invalid_argument(where(src, e.mark) + "YAML syntax error: " + e.msg);
   }
-  const std::string expected = "expected a mapping of every variant parameter (" +
-                               join(param_names(), ", ") + ")";
+  const std::string expected =
+      "expected a mapping of every variant parameter (" + join(param_names(), ", ") + ")";
   if (docs.size() != 1 || !docs[0].IsMap()) {
-    const std::string what = docs.empty()       ? "the file is empty"
+    const std::string what = docs.empty()      ? "the file is empty"
                              : docs.size() > 1 ? "the file holds several YAML documents"
                                                : "the document is " + node_kind(docs[0]);
     throw std::invalid_argument(src + ": " + what + "; " + expected);
@@ -124,8 +122,7 @@ Variant variant_from_yaml(std::string_view text, std::string_view source) {
     const auto& names = param_names();
     if (std::find(names.begin(), names.end(), name) == names.end()) {
       errors.push_back(at + "unknown variant parameter '" + name +
-                       "'; config files use the canonical names (known: " + join(names, ", ") +
-                       ")");
+                       "'; config files use the canonical names (known: " + join(names, ", ") + ")");
       continue;
     }
     const int line = key.Mark().is_null() ? 0 : key.Mark().line + 1;
@@ -161,8 +158,7 @@ Variant load_variant_file(const std::string& path) {
   std::string text;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw std::invalid_argument("cannot read variant file '" + path + "': " +
-                                std::strerror(errno));
+    throw std::invalid_argument("cannot read variant file '" + path + "': " + std::strerror(errno));
   }
   try {
     // libstdc++ throws from here on read errors such as EISDIR.
@@ -176,8 +172,7 @@ Variant load_variant_file(const std::string& path) {
 
 Variant resolve_variant(const std::string& preset_or_path) {
   const std::string_view s = preset_or_path;
-  const bool is_path = s.find('/') != std::string_view::npos || s.ends_with(".yaml") ||
-                       s.ends_with(".yml");
+  const bool is_path = s.find('/') != std::string_view::npos || s.ends_with(".yaml") || s.ends_with(".yml");
   if (is_path) return load_variant_file(preset_or_path);
   try {
     return preset(s);

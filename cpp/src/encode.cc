@@ -33,7 +33,7 @@ constexpr SliceSpec kSlices[] = {
     {"trick_owner", 4, "who made the play to beat: self, next, partner, previous, one-hot"},
     {"leading", 1, "1 if this seat opens the trick (may not pass)"},
     {"passes", 1, "passes since the play to beat / 3"},
-    {"recent", kRecentActions * kRecentRow,
+    {"recent", kRecentActions* kRecentRow,
      "last 8 actions, oldest first, each: actor one-hot (self, next, partner, previous), pass flag, "
      "reading per rank / 8, kind one-hot; unused rows 0"},
     {"places", 16, "finishing place one-hot (1st..4th) of self, next, partner, previous; 0 while playing"},
@@ -196,7 +196,8 @@ const std::vector<ObservationSlice>& observation_layout() {
   return layout;
 }
 
-void encode_observation(const Variant& v, const GameState& s, std::span<const Action> recent, int seat, float* out) {
+void encode_observation(const Variant& v, const GameState& s, std::span<const Action> recent, int seat,
+                        float* out) {
   Writer w(out);
   auto rel = [seat](int other) { return (other - seat + kNumSeats) % kNumSeats; };
   const CardCounts own = s.hand(seat);
@@ -252,7 +253,8 @@ void encode_observation(const Variant& v, const GameState& s, std::span<const Ac
   for (int i = 0; i < kNumSeats; ++i) {
     bombs[rel(i)] = static_cast<float>(s.bombs().count[i]) / 8;
     max_stars[rel(i)] = static_cast<float>(s.bombs().max_stars(i)) / 18;
-    level[rel(i)] = static_cast<float>(v.collect_stars ? star_level(s.bombs(), i) : s.bombs().max_stars(i)) / 18;
+    level[rel(i)] =
+        static_cast<float>(v.collect_stars ? star_level(s.bombs(), i) : s.bombs().max_stars(i)) / 18;
   }
   p = w.slice(18);
   const auto scores = running_contribution(v, s.bombs());

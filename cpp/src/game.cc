@@ -64,7 +64,8 @@ GameState GameState::deal(const Variant& v, uint64_t seed, int previous_first_fi
       const int card = deck[position];
       const int other = (card + 54) % kNumPhysicalCards;  // same rank and suit, other deck
       const int leader = position / kHandSize;
-      const int holder = static_cast<int>(std::find(deck.begin(), deck.end(), other) - deck.begin()) / kHandSize;
+      const int holder =
+          static_cast<int>(std::find(deck.begin(), deck.end(), other) - deck.begin()) / kHandSize;
       info.revealed_card = card;
       info.revealed_holder = leader;
       info.other_copy_holder = holder;
@@ -77,7 +78,8 @@ GameState GameState::deal(const Variant& v, uint64_t seed, int previous_first_fi
       break;
     }
     case FirstLead::kPreviousWinner:
-      info.leader = previous_first_finisher >= 0 ? previous_first_finisher : static_cast<int>(rng.below(kNumSeats));
+      info.leader =
+          previous_first_finisher >= 0 ? previous_first_finisher : static_cast<int>(rng.below(kNumSeats));
       break;
     case FirstLead::kRandom:
       info.leader = static_cast<int>(rng.below(kNumSeats));
@@ -115,8 +117,10 @@ void GameState::legal_moves(const Variant& v, MoveList& out) const {
     out.clear();
     return;
   }
-  if (is_leading()) generate_leads(v, hands_[current_], out);
-  else generate_follows(v, hands_[current_], top_, out);
+  if (is_leading())
+    generate_leads(v, hands_[current_], out);
+  else
+    generate_follows(v, hands_[current_], top_, out);
 }
 
 std::string GameState::check(const Variant& v, const Play& play, Play* normalised) const {
@@ -128,7 +132,8 @@ std::string GameState::check(const Variant& v, const Play& play, Play* normalise
     return "";
   }
   if (!hands_[current_].contains(play.cards))
-    return who + " does not hold '" + play.cards.to_string() + "' (hand: " + hands_[current_].to_string() + ")";
+    return who + " does not hold '" + play.cards.to_string() + "' (hand: " + hands_[current_].to_string() +
+           ")";
   const auto read = read_as(v, play.cards, play.kind);
   if (!read) return "'" + play.cards.to_string() + "' is not a valid " + std::string(kind_name(play.kind));
   if (!is_leading() && !beats(*read, top_)) return describe(*read) + " does not beat " + describe(top_);
@@ -231,13 +236,15 @@ Play Game::reading_for_current_player(CardCounts cards) const {
   if (state_.is_over()) throw std::invalid_argument("the deal is over");
   if (cards.empty()) throw std::invalid_argument("no cards given (use a pass to pass)");
   const Readings all = read_all(variant_, cards);
-  if (!all.mask) throw std::invalid_argument("'" + cards.to_string() + "' is not a valid play under these rules");
+  if (!all.mask)
+    throw std::invalid_argument("'" + cards.to_string() + "' is not a valid play under these rules");
   if (state_.is_leading()) return *read_best(variant_, cards);
   const Play& top = state_.top();
   if (all.has(top.kind) && beats(all[top.kind], top)) return all[top.kind];
   std::optional<Play> best;
   for (int k = static_cast<int>(Kind::kBomb); k < kNumKinds; ++k)
-    if (all.has(static_cast<Kind>(k)) && beats(all.by_kind[k], top) && (!best || all.by_kind[k].power > best->power))
+    if (all.has(static_cast<Kind>(k)) && beats(all.by_kind[k], top) &&
+        (!best || all.by_kind[k].power > best->power))
       best = all.by_kind[k];
   if (!best) throw std::invalid_argument("'" + cards.to_string() + "' does not beat " + describe(top));
   return *best;
@@ -254,11 +261,12 @@ std::string Game::to_json() const {
   if (setup_.revealed_card >= 0) {
     const int id = setup_.revealed_card;
     const int rank = physical_rank(id);
-    j["revealed_card"] = {{"id", id},
-                          {"rank", std::string(rank_token(rank))},
-                          {"suit", rank >= kSmallJoker ? json(nullptr) : json(std::string(1, kSuits[id % 54 / 13]))},
-                          {"holder", setup_.revealed_holder},
-                          {"other_copy_holder", setup_.other_copy_holder}};
+    j["revealed_card"] = {
+        {"id", id},
+        {"rank", std::string(rank_token(rank))},
+        {"suit", rank >= kSmallJoker ? json(nullptr) : json(std::string(1, kSuits[id % 54 / 13]))},
+        {"holder", setup_.revealed_holder},
+        {"other_copy_holder", setup_.other_copy_holder}};
   } else {
     j["revealed_card"] = nullptr;
   }
@@ -289,7 +297,8 @@ std::string Game::to_json() const {
     j["finish_order"] = std::vector<int>(places.begin(), places.end());
     j["outcome"] = std::string(outcome_name(d.outcome));
     j["scores"] = d.total;
-    j["breakdown"] = {{"base", d.base}, {"multiplier", d.multiplier}, {"contribution", d.contribution}, {"total", d.total}};
+    j["breakdown"] = {
+        {"base", d.base}, {"multiplier", d.multiplier}, {"contribution", d.contribution}, {"total", d.total}};
   } else {
     j["finish_order"] = std::vector<int>(state_.finish_order().begin(),
                                          state_.finish_order().begin() + state_.num_finished());
@@ -308,7 +317,8 @@ Game Game::from_json(const std::string& text) {
     throw std::invalid_argument(std::string("record is not valid JSON: ") + e.what());
   }
   auto need = [&](const char* key) -> const json& {
-    if (!j.is_object() || !j.contains(key)) throw std::invalid_argument(std::string("record has no '") + key + "'");
+    if (!j.is_object() || !j.contains(key))
+      throw std::invalid_argument(std::string("record has no '") + key + "'");
     return j.at(key);
   };
   try {
@@ -318,7 +328,8 @@ Game Game::from_json(const std::string& text) {
     if (!params.is_object()) throw std::invalid_argument("record 'variant' must be an object");
     Variant v;
     for (const auto& name : param_names()) {
-      if (!params.contains(name)) throw std::invalid_argument("record variant has no parameter '" + name + "'");
+      if (!params.contains(name))
+        throw std::invalid_argument("record variant has no parameter '" + name + "'");
       const json& value = params.at(name);
       set_param(v, name, value.is_string() ? value.get<std::string>() : value.dump());
     }
@@ -370,8 +381,9 @@ Game Game::from_json(const std::string& text) {
     // The replay must reproduce the record exactly: every key it states.
     const json replayed = json::parse(game->to_json());
     if (j.contains("over") && j.at("over") != replayed.at("over"))
-      throw std::invalid_argument(std::string("record says the deal is ") + (j.at("over") == true ? "" : "not ") +
-                                  "over but its replay " + (replayed.at("over") == true ? "is" : "is not"));
+      throw std::invalid_argument(std::string("record says the deal is ") +
+                                  (j.at("over") == true ? "" : "not ") + "over but its replay " +
+                                  (replayed.at("over") == true ? "is" : "is not"));
     for (const auto& [key, value] : j.items()) {
       if (!replayed.contains(key)) throw std::invalid_argument("record has an unknown key '" + key + "'");
       if (replayed.at(key) != value) {

@@ -42,12 +42,14 @@ class Generator {
     // Jokers-only pairs (section 2): SJ BJ is a pair of SJ where only BJ is
     // wild, a pair of BJ where both are.
     if (min_key < kSmallJoker) {
-      if (sj_ == 2) emit_joker_pair(kSmallJoker, nibble(kSmallJoker, 2));
+      if (sj_ == 2)
+        emit_joker_pair(kSmallJoker, nibble(kSmallJoker, 2));
       else if (sj_ == 1 && bj_ && v_.wild_jokers == WildJokers::kBigOnly)
         emit_joker_pair(kSmallJoker, nibble(kSmallJoker, 1) | nibble(kBigJoker, 1));
     }
     if (min_key < kBigJoker) {
-      if (bj_ == 2) emit_joker_pair(kBigJoker, nibble(kBigJoker, 2));
+      if (bj_ == 2)
+        emit_joker_pair(kBigJoker, nibble(kBigJoker, 2));
       else if (bj_ == 1 && sj_ && v_.wild_jokers == WildJokers::kBoth)
         emit_joker_pair(kBigJoker, nibble(kSmallJoker, 1) | nibble(kBigJoker, 1));
     }
@@ -106,8 +108,8 @@ class Generator {
     emit_with_power(kind, naturals, wild, reading, key, size, stars, bomb_power(v_, kind, key, size, stars));
   }
 
-  void emit_with_power(Kind kind, uint64_t naturals, int wild, uint64_t reading, int key, int size,
-                       int stars, uint32_t power) {
+  void emit_with_power(Kind kind, uint64_t naturals, int wild, uint64_t reading, int key, int size, int stars,
+                       uint32_t power) {
     Play p;
     p.cards = CardCounts(naturals + wild_cards(wild));
     p.reading = CardCounts(reading);
@@ -201,8 +203,7 @@ class Generator {
       }
       if (lo == hi) return;  // equal counts: a chain bomb, not uneven
       int stars = size;
-      if (v_.bomb_order == BombOrder::kStars)
-        stars = (v_.uneven_star == UnevenStar::kMin ? lo : hi) + len;
+      if (v_.bomb_order == BombOrder::kStars) stars = (v_.uneven_star == UnevenStar::kMin ? lo : hi) + len;
       offer_chain(Kind::kUnevenChainBomb, naturals, deficit, reading, bottom + len - 1, size, stars);
       return;
     }
@@ -217,8 +218,7 @@ class Generator {
 
   // A chain bomb whose cards use wilds may read higher as another chain bomb
   // of its kind; the reader decides (rare: needs wilds and a long chain).
-  void offer_chain(Kind kind, uint64_t naturals, int wild, uint64_t reading, int key, int size,
-                   int stars) {
+  void offer_chain(Kind kind, uint64_t naturals, int wild, uint64_t reading, int key, int size, int stars) {
     const uint32_t power = bomb_power(v_, kind, key, size, stars);
     if (static_cast<int64_t>(power) <= min_power_) return;
     if (wild) {
@@ -266,17 +266,26 @@ void generate_follows(const Variant& v, CardCounts hand, const Play& previous, M
   Generator g(v, hand, out);
   const int key = previous.key;
   switch (previous.kind) {
-    case Kind::kSingle: g.singles(key); break;
-    case Kind::kPair: g.pairs(key); break;
-    case Kind::kTriple: g.triples(key); break;
-    case Kind::kStraight: g.sequences(Kind::kStraight, 1, previous.size, previous.size, key); break;
+    case Kind::kSingle:
+      g.singles(key);
+      break;
+    case Kind::kPair:
+      g.pairs(key);
+      break;
+    case Kind::kTriple:
+      g.triples(key);
+      break;
+    case Kind::kStraight:
+      g.sequences(Kind::kStraight, 1, previous.size, previous.size, key);
+      break;
     case Kind::kPairChain:
       g.sequences(Kind::kPairChain, 2, previous.size / 2, previous.size / 2, key);
       break;
     case Kind::kTripleChain:
       g.sequences(Kind::kTripleChain, 3, previous.size / 3, previous.size / 3, key);
       break;
-    default: break;
+    default:
+      break;
   }
   g.bombs(is_bomb(previous.kind) ? static_cast<int64_t>(previous.power) : kNoPower);
 }

@@ -12,8 +12,9 @@ namespace shuangkou {
 namespace {
 
 constexpr std::array<std::string_view, kNumKinds> kKindNames = {
-    "single",     "pair",       "triple",           "straight",    "pair_chain",    "triple_chain",
-    "bomb",       "chain_bomb", "uneven_chain_bomb", "three_kings", "heavenly_kings"};
+    "single",        "pair", "triple",     "straight",          "pair_chain",
+    "triple_chain",  "bomb", "chain_bomb", "uneven_chain_bomb", "three_kings",
+    "heavenly_kings"};
 
 CardCounts joker_pair(int joker) { return CardCounts(uint64_t{2} << (4 * joker)); }
 
@@ -70,8 +71,8 @@ std::optional<Play> read_chain_bomb(const Variant& v, const SetInfo& s) {
 
 // Distributes `extra` wild cards over counts[i..y) (each at most max_bomb) and
 // offers every resulting uneven reading.
-void distribute_uneven(const Variant& v, const SetInfo& s, int bottom, int y,
-                       std::array<int, 6>& counts, int i, int extra, std::optional<Play>& best) {
+void distribute_uneven(const Variant& v, const SetInfo& s, int bottom, int y, std::array<int, 6>& counts,
+                       int i, int extra, std::optional<Play>& best) {
   if (i == y - 1) {
     if (counts[i] + extra > v.max_bomb) return;
     counts[i] += extra;
@@ -97,8 +98,7 @@ std::optional<Play> read_uneven_chain_bomb(const Variant& v, const SetInfo& s) {
   std::optional<Play> best;
   for (int y = 3; y <= 6; ++y) {
     if (s.hi - s.lo + 1 > y) continue;
-    for (int bottom = std::max(0, s.hi - y + 1); bottom <= std::min(s.lo, kNumSequenceRanks - y);
-         ++bottom) {
+    for (int bottom = std::max(0, s.hi - y + 1); bottom <= std::min(s.lo, kNumSequenceRanks - y); ++bottom) {
       std::array<int, 6> counts{};
       int deficit = 0;
       for (int j = 0; j < y; ++j) {
@@ -219,7 +219,8 @@ Play make_play(const Variant& v, Kind kind, CardCounts cards, CardCounts reading
   p.reading = reading;
   p.kind = kind;
   p.size = static_cast<uint8_t>(cards.size());
-  p.key = static_cast<uint8_t>(kind >= Kind::kThreeKings ? kBigJoker : (63 - std::countl_zero(reading.bits())) >> 2);
+  p.key = static_cast<uint8_t>(kind >= Kind::kThreeKings ? kBigJoker
+                                                         : (63 - std::countl_zero(reading.bits())) >> 2);
   p.stars = static_cast<uint8_t>(bomb_stars(v, kind, reading));
   p.power = bomb_power(v, kind, p.key, p.size, p.stars);
   return p;

@@ -14,7 +14,7 @@ struct SetInfo {
   int n = 0;         // cards in all
   int naturals = 0;  // cards other than jokers
   int sj = 0, bj = 0;
-  int wilds = 0;     // jokers, all wild when jokers_all_wild
+  int wilds = 0;  // jokers, all wild when jokers_all_wild
   bool jokers_all_wild = true;
   int lo = -1, hi = -1;  // lowest and highest natural rank
   int cmax = 0;          // largest count of a natural rank
@@ -25,9 +25,7 @@ SetInfo analyse(const Variant& v, CardCounts cards);
 std::optional<Play> read_kind(const Variant& v, const SetInfo& s, Kind kind);
 
 // Mask of `length` ranks starting at `bottom`.
-constexpr uint32_t window_mask(int bottom, int length) {
-  return ((1u << length) - 1) << bottom;
-}
+constexpr uint32_t window_mask(int bottom, int length) { return ((1u << length) - 1) << bottom; }
 
 // Orders plays of one comparison class: non-bombs by key; bombs as section 5
 // (docs/rule_readings.md item 6 for `count` order). Layout, high to low:

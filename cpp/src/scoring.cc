@@ -42,21 +42,23 @@ struct LevelRow {
   std::string_view title;
 };
 constexpr std::array<LevelRow, 23> kLevels = {{
-    {INT64_MIN, "包身工"}, {60, "短工"},       {140, "长工"},      {300, "佃户"},
-    {720, "贫农"},         {1400, "渔夫"},     {2000, "猎人"},     {3000, "中农"},
-    {4500, "富农"},        {6200, "掌柜"},     {8000, "商人"},     {12000, "衙役"},
-    {17000, "小财主"},     {22000, "大财主"},  {28000, "小地主"},  {40000, "大地主"},
-    {60000, "知县"},       {90000, "通判"},    {140000, "知府"},   {300000, "总督"},
-    {450000, "巡抚"},      {600000, "丞相"},   {1000000, "帝王"},
+    {INT64_MIN, "包身工"}, {60, "短工"},     {140, "长工"},     {300, "佃户"},     {720, "贫农"},
+    {1400, "渔夫"},        {2000, "猎人"},   {3000, "中农"},    {4500, "富农"},    {6200, "掌柜"},
+    {8000, "商人"},        {12000, "衙役"},  {17000, "小财主"}, {22000, "大财主"}, {28000, "小地主"},
+    {40000, "大地主"},     {60000, "知县"},  {90000, "通判"},   {140000, "知府"},  {300000, "总督"},
+    {450000, "巡抚"},      {600000, "丞相"}, {1000000, "帝王"},
 }};
 
 }  // namespace
 
 std::string_view outcome_name(Outcome o) {
   switch (o) {
-    case Outcome::kDouble: return "double";
-    case Outcome::kSingle: return "single";
-    case Outcome::kDraw: return "draw";
+    case Outcome::kDouble:
+      return "double";
+    case Outcome::kSingle:
+      return "single";
+    case Outcome::kDraw:
+      return "draw";
   }
   return "?";
 }
@@ -146,7 +148,8 @@ DealScore score_deal(const Variant& v, const Places& places, const BombTally& bo
   }
 
   if (v.collect_stars) {
-    for (int seat = 0; seat < kNumSeats; ++seat) add_contribution(v, seat, star_level(bombs, seat), d.contribution);
+    for (int seat = 0; seat < kNumSeats; ++seat)
+      add_contribution(v, seat, star_level(bombs, seat), d.contribution);
   } else {
     d.contribution = running_contribution(v, bombs);
   }

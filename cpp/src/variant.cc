@@ -38,13 +38,10 @@ struct EnumSpec {
   }
 };
 
-constexpr EnumSpec<WildJokers, 3> kWild{{{{"none", WildJokers::kNone},
-                                         {"BJ", WildJokers::kBigOnly},
-                                         {"both", WildJokers::kBoth}}}};
-constexpr EnumSpec<BombOrder, 2> kBombOrder{
-    {{{"count", BombOrder::kCount}, {"stars", BombOrder::kStars}}}};
-constexpr EnumSpec<UnevenStar, 2> kUnevenStar{
-    {{{"max", UnevenStar::kMax}, {"min", UnevenStar::kMin}}}};
+constexpr EnumSpec<WildJokers, 3> kWild{
+    {{{"none", WildJokers::kNone}, {"BJ", WildJokers::kBigOnly}, {"both", WildJokers::kBoth}}}};
+constexpr EnumSpec<BombOrder, 2> kBombOrder{{{{"count", BombOrder::kCount}, {"stars", BombOrder::kStars}}}};
+constexpr EnumSpec<UnevenStar, 2> kUnevenStar{{{{"max", UnevenStar::kMax}, {"min", UnevenStar::kMin}}}};
 constexpr EnumSpec<Tianwang, 2> kTianwang{{{{"top", Tianwang::kTop}, {"bottom", Tianwang::kBottom}}}};
 constexpr EnumSpec<FirstLead, 3> kFirstLead{{{{"revealed_card", FirstLead::kRevealedCard},
                                               {"previous_winner", FirstLead::kPreviousWinner},
@@ -53,16 +50,14 @@ constexpr EnumSpec<TeamFormation, 2> kTeamFormation{
     {{{"by_rule", TeamFormation::kByRule}, {"fixed", TeamFormation::kFixed}}}};
 constexpr EnumSpec<BaseTable, 3> kBaseTable{
     {{{"classic", BaseTable::kClassic}, {"common", BaseTable::kCommon}, {"jj", BaseTable::kJJ}}}};
-constexpr EnumSpec<MultiplierRule, 3> kMultiplier{
-    {{{"bomb_count_max", MultiplierRule::kBombCountMax},
-      {"star_max", MultiplierRule::kStarMax},
-      {"star_product", MultiplierRule::kStarProduct}}}};
+constexpr EnumSpec<MultiplierRule, 3> kMultiplier{{{{"bomb_count_max", MultiplierRule::kBombCountMax},
+                                                    {"star_max", MultiplierRule::kStarMax},
+                                                    {"star_product", MultiplierRule::kStarProduct}}}};
 constexpr EnumSpec<MultiplierFrom, 2> kMultiplierFrom{
     {{{"winners", MultiplierFrom::kWinners}, {"all", MultiplierFrom::kAll}}}};
-constexpr EnumSpec<ContributionRule, 3> kContribution{
-    {{{"none", ContributionRule::kNone},
-      {"player", ContributionRule::kPlayer},
-      {"team", ContributionRule::kTeam}}}};
+constexpr EnumSpec<ContributionRule, 3> kContribution{{{{"none", ContributionRule::kNone},
+                                                        {"player", ContributionRule::kPlayer},
+                                                        {"team", ContributionRule::kTeam}}}};
 
 constexpr int kMinMaxBomb = 4;
 constexpr int kMaxMaxBomb = 12;  // 8 natural copies + 4 wild jokers
@@ -82,23 +77,22 @@ struct ParamSpec {
   std::string (*get)(const Variant&);
 };
 
-#define SK_ENUM_PARAM(field, spec)                                                        \
-  ParamSpec {                                                                             \
-    #field, [] { return spec.allowed(); },                                                \
+#define SK_ENUM_PARAM(field, spec)                                                      \
+  ParamSpec {                                                                           \
+#field, [] { return spec.allowed(); },                                                \
         [](Variant& v, std::string_view t) { return spec.parse(t, v.field); },            \
-        [](const Variant& v) { return std::string(spec.name(v.field)); }                  \
+        [](const Variant& v) { return std::string(spec.name(v.field)); } \
   }
-#define SK_BOOL_PARAM(field)                                                              \
-  ParamSpec {                                                                             \
-    #field, [] { return std::string("true, false"); },                                    \
+#define SK_BOOL_PARAM(field)                                                            \
+  ParamSpec {                                                                           \
+#field, [] { return std::string("true, false"); },                                    \
         [](Variant& v, std::string_view t) { return parse_bool(t, v.field); },            \
-        [](const Variant& v) { return std::string(v.field ? "true" : "false"); }          \
+        [](const Variant& v) { return std::string(v.field ? "true" : "false"); } \
   }
 
 const std::array<ParamSpec, 16> kParams = {
     SK_ENUM_PARAM(wild_jokers, kWild),
-    ParamSpec{"max_bomb",
-              [] { return std::to_string(kMinMaxBomb) + ".." + std::to_string(kMaxMaxBomb); },
+    ParamSpec{"max_bomb", [] { return std::to_string(kMinMaxBomb) + ".." + std::to_string(kMaxMaxBomb); },
               [](Variant& v, std::string_view t) {
                 int n = 0;
                 auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
@@ -191,8 +185,7 @@ Variant make_jj() {
 }  // namespace
 
 const std::vector<std::string>& preset_names() {
-  static const std::vector<std::string> names = {"classic", "baibian", "qianbian",
-                                                 "qianbian_collect", "jj"};
+  static const std::vector<std::string> names = {"classic", "baibian", "qianbian", "qianbian_collect", "jj"};
   return names;
 }
 
@@ -205,8 +198,7 @@ Variant preset(std::string_view name) {
   if (n == "jj") return make_jj();
   std::string known;
   for (const auto& p : preset_names()) known += (known.empty() ? "" : ", ") + p;
-  throw std::invalid_argument("unknown variant preset '" + std::string(name) +
-                              "' (known: " + known + ")");
+  throw std::invalid_argument("unknown variant preset '" + std::string(name) + "' (known: " + known + ")");
 }
 
 void set_param(Variant& v, std::string_view name, std::string_view value) {

@@ -34,10 +34,12 @@ VectorEnv::VectorEnv(const VectorEnvOptions& o)
       // A thread per at least 32 envs: waking threads for a handful of envs
       // costs more than it saves, badly so on a busy machine.
       threads_(std::clamp(o.num_envs / 32, 1, o.threads > 0 ? o.threads : omp_get_max_threads())) {
-  if (o.num_envs < 1) throw std::invalid_argument("num_envs must be at least 1, got " + std::to_string(o.num_envs));
+  if (o.num_envs < 1)
+    throw std::invalid_argument("num_envs must be at least 1, got " + std::to_string(o.num_envs));
   bool external = false;
   for (int b : o.bots) {
-    if (b < -1 || b >= static_cast<int>(bot_names().size())) throw std::invalid_argument("bad bot id for a seat");
+    if (b < -1 || b >= static_cast<int>(bot_names().size()))
+      throw std::invalid_argument("bad bot id for a seat");
     external |= b < 0;
   }
   if (!external) throw std::invalid_argument("at least one seat must be external (played through step())");
@@ -134,7 +136,8 @@ void VectorEnv::reset() {
       refresh_legal(j, scratch);
     }
   }
-  std::fill(dones_.begin(), dones_.end(), 0);  // bots finishing a deal before anyone acts is not an episode end
+  std::fill(dones_.begin(), dones_.end(),
+            0);  // bots finishing a deal before anyone acts is not an episode end
   std::fill(rewards_.begin(), rewards_.end(), 0.0f);
   write_outputs();
 }
@@ -155,9 +158,12 @@ void VectorEnv::step(std::span<const int32_t> actions) {
         break;
       }
     if (chosen[j] < 0) {
-      std::string why = a < 0 || a >= catalogue_.size() ? "is not an action id (0.." + std::to_string(catalogue_.size() - 1) + ")"
-                        : a == ActionCatalogue::kPass ? "is a pass, but seat " + std::to_string(e.state.current_player()) + " leads the trick"
-                                                      : "is not legal for seat " + std::to_string(e.state.current_player());
+      std::string why =
+          a < 0 || a >= catalogue_.size()
+              ? "is not an action id (0.." + std::to_string(catalogue_.size() - 1) + ")"
+          : a == ActionCatalogue::kPass
+              ? "is a pass, but seat " + std::to_string(e.state.current_player()) + " leads the trick"
+              : "is not legal for seat " + std::to_string(e.state.current_player());
       throw std::invalid_argument("env " + std::to_string(j) + ": action " + std::to_string(a) + " " + why);
     }
   }
@@ -179,7 +185,8 @@ void VectorEnv::write_outputs() {
   const int n = num_envs();
   legal_offsets.resize(static_cast<size_t>(n) + 1);  // the arrays may have been handed over
   legal_offsets[0] = 0;
-  for (int j = 0; j < n; ++j) legal_offsets[j + 1] = legal_offsets[j] + static_cast<int64_t>(envs_[j].legal.size());
+  for (int j = 0; j < n; ++j)
+    legal_offsets[j + 1] = legal_offsets[j] + static_cast<int64_t>(envs_[j].legal.size());
   legal_ids.resize(static_cast<size_t>(legal_offsets[n]));
   legal_features.resize(static_cast<size_t>(legal_offsets[n]) * kMoveFeatureSize);
   const int obs_size = observation_size();
@@ -189,8 +196,8 @@ void VectorEnv::write_outputs() {
     const Env& e = envs_[j];
     const int seat = e.state.current_player();
     current_[j] = static_cast<int8_t>(seat);
-    encode_observation(options_.variant, e.state, std::span<const Action>(e.recent.data(), e.recent_count), seat,
-                       obs_.data() + static_cast<size_t>(j) * obs_size);
+    encode_observation(options_.variant, e.state, std::span<const Action>(e.recent.data(), e.recent_count),
+                       seat, obs_.data() + static_cast<size_t>(j) * obs_size);
     int8_t* mask = options_.dense_mask ? mask_.data() + static_cast<size_t>(j) * actions : nullptr;
     if (mask) std::memset(mask, 0, static_cast<size_t>(actions));
     for (size_t k = 0; k < e.legal.size(); ++k) {

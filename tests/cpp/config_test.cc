@@ -23,9 +23,7 @@ namespace fs = std::filesystem;
 
 const fs::path kVariantsDir = fs::path(SHUANGKOU_CONFIG_DIR) / "variants";
 
-std::string preset_path(const std::string& name) {
-  return (kVariantsDir / (name + ".yaml")).string();
-}
+std::string preset_path(const std::string& name) { return (kVariantsDir / (name + ".yaml")).string(); }
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -79,8 +77,8 @@ std::vector<std::string> allowed_list(const std::string& name) {
 // when `value` is empty). Fails the test if the line is not there once.
 std::string with_line(const std::string& text, const std::string& name, const std::string& value) {
   const std::regex line("^" + name + ": [^\n]*\n", std::regex::multiline);
-  const auto count = std::distance(std::sregex_iterator(text.begin(), text.end(), line),
-                                   std::sregex_iterator());
+  const auto count =
+      std::distance(std::sregex_iterator(text.begin(), text.end(), line), std::sregex_iterator());
   EXPECT_EQ(count, 1) << name;
   return std::regex_replace(text, line, value.empty() ? "" : name + ": " + value + "\n",
                             std::regex_constants::format_first_only);
@@ -108,8 +106,7 @@ std::string error_of(F f) {
 }
 
 void expect_contains(const std::string& msg, std::initializer_list<std::string> parts) {
-  for (const auto& p : parts)
-    EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in:\n" << msg;
+  for (const auto& p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in:\n" << msg;
 }
 
 TEST(ConfigFiles, EachPresetFileLoadsToThePreset) {
@@ -234,8 +231,7 @@ TEST(ConfigFiles, AcceptsWhatSetParamAccepts) {
   // Key order does not matter.
   std::string reversed;
   const auto ps = params(preset("jj"));
-  for (auto it = ps.rbegin(); it != ps.rend(); ++it)
-    reversed += it->first + ": " + it->second + "\n";
+  for (auto it = ps.rbegin(); it != ps.rend(); ++it) reversed += it->first + ": " + it->second + "\n";
   EXPECT_EQ(variant_from_yaml(reversed, "reversed"), preset("jj"));
 }
 
@@ -249,18 +245,16 @@ TEST(ConfigErrors, UnknownKey) {
 
 TEST(ConfigErrors, AliasIsNotACanonicalKey) {
   const std::string text = std::regex_replace(variant_to_yaml(preset("classic")),
-                                              std::regex("^wild_jokers:", std::regex::multiline),
-                                              "wild:");
+                                              std::regex("^wild_jokers:", std::regex::multiline), "wild:");
   const std::string msg = error_of([&] { variant_from_yaml(text, "alias.yaml"); });
-  expect_contains(msg, {"alias.yaml", "'wild'", "canonical", "missing",
-                        "wild_jokers (allowed: none, BJ, both)"});
+  expect_contains(msg,
+                  {"alias.yaml", "'wild'", "canonical", "missing", "wild_jokers (allowed: none, BJ, both)"});
 }
 
 TEST(ConfigErrors, EachMissingKeyIsNamedWithItsAllowedValues) {
   const std::string full = variant_to_yaml(preset("baibian"));
   for (const auto& name : param_names()) {
-    const std::string msg =
-        error_of([&] { variant_from_yaml(with_line(full, name, ""), "missing.yaml"); });
+    const std::string msg = error_of([&] { variant_from_yaml(with_line(full, name, ""), "missing.yaml"); });
     expect_contains(msg, {"missing.yaml", "missing", name, allowed_values(name)});
   }
 }
@@ -297,9 +291,8 @@ TEST(ConfigErrors, BadValues) {
     expect_contains(msg, {"bad.yaml:", "'" + c.name + "'", c.allowed});
   }
   // The message points at the line of the key.
-  const std::string msg = error_of([] {
-    variant_from_yaml(with_line(variant_to_yaml(preset("classic")), "tianwang", "up"), "x.yaml");
-  });
+  const std::string msg = error_of(
+      [] { variant_from_yaml(with_line(variant_to_yaml(preset("classic")), "tianwang", "up"), "x.yaml"); });
   const std::string text = variant_to_yaml(preset("classic"));
   const auto line = 1 + std::count(text.begin(), text.begin() + text.find("\ntianwang:") + 1, '\n');
   expect_contains(msg, {"x.yaml:" + std::to_string(line) + ": ", "'up'", "top, bottom"});
@@ -358,8 +351,7 @@ TEST_F(ConfigFileTest, FileErrorsNameThePath) {
   const std::string folder = (dir_ / "folder.yaml").string();
   fs::create_directories(folder);
   expect_contains(error_of([&] { load_variant_file(folder); }), {folder, "cannot read"});
-  const std::string bad =
-      write("bad.yaml", with_line(read_text(preset_path("jj")), "max_bomb", "99"));
+  const std::string bad = write("bad.yaml", with_line(read_text(preset_path("jj")), "max_bomb", "99"));
   expect_contains(error_of([&] { load_variant_file(bad); }), {bad + ":", "'max_bomb'", "4..12"});
   const std::string broken = write("broken.yaml", "wild_jokers: [\n");
   expect_contains(error_of([&] { load_variant_file(broken); }), {broken, "YAML syntax error"});
@@ -384,8 +376,7 @@ TEST_F(ConfigFileTest, ResolveVariant) {
   // A path that is not there: the file error, not the preset one.
   expect_contains(error_of([] { resolve_variant("no_such_variant.yaml"); }),
                   {"no_such_variant.yaml", "cannot read"});
-  expect_contains(error_of([] { resolve_variant("no/such/variant"); }),
-                  {"no/such/variant", "cannot read"});
+  expect_contains(error_of([] { resolve_variant("no/such/variant"); }), {"no/such/variant", "cannot read"});
   // Neither a preset nor a path: the preset error.
   expect_contains(error_of([] { resolve_variant("bai_bian"); }),
                   {"unknown variant preset 'bai_bian'", "qianbian_collect", ".yaml"});

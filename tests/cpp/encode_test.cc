@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-
 #include <random>
 #include <set>
 #include <vector>
@@ -93,9 +92,11 @@ TEST(VectorEnvTest, MatchesGamesPlayedWithTheSameMoves) {
         ASSERT_EQ(env.state(j), mirror[j].state()) << name << " env " << j << " step " << step;
         const auto& h = mirror[j].history();
         const size_t first = h.size() > kRecentActions ? h.size() - kRecentActions : 0;
-        encode_observation(o.variant, mirror[j].state(), std::span<const Action>(h.data() + first, h.size() - first),
+        encode_observation(o.variant, mirror[j].state(),
+                           std::span<const Action>(h.data() + first, h.size() - first),
                            mirror[j].state().current_player(), obs.data());
-        ASSERT_EQ(0, std::memcmp(obs.data(), env.observations() + j * observation_size(), obs.size() * sizeof(float)));
+        ASSERT_EQ(0, std::memcmp(obs.data(), env.observations() + j * observation_size(),
+                                 obs.size() * sizeof(float)));
         const int64_t begin = env.legal_offsets[j], end = env.legal_offsets[j + 1];
         ASSERT_GT(end, begin);
         actions[j] = env.legal_ids[begin + static_cast<int64_t>(rng() % static_cast<uint64_t>(end - begin))];

@@ -17,7 +17,8 @@ constexpr int kGamesPerVariant = 10000;
 
 // Scores recomputed from the history alone, straight from RULES.md sections
 // 7, 8, 8a (deliberately not through scoring.cc's tally).
-std::array<int64_t, 4> recompute_scores(const Variant& v, const std::vector<Action>& history, const Places& places) {
+std::array<int64_t, 4> recompute_scores(const Variant& v, const std::vector<Action>& history,
+                                        const Places& places) {
   struct Bomb {
     int seat, stars;
   };
@@ -32,9 +33,12 @@ std::array<int64_t, 4> recompute_scores(const Variant& v, const std::vector<Acti
                                        {{6, 6, -6, -6}, {3, -3, 3, -3}, {1, -1, -1, 1}}};
   const int row = double_win ? 0 : single_win ? 1 : 2;
   std::array<int64_t, 4> base{};
-  for (int place = 0; place < 4; ++place) base[places[place]] = kTables[static_cast<int>(v.base_table)][row][place];
+  for (int place = 0; place < 4; ++place)
+    base[places[place]] = kTables[static_cast<int>(v.base_table)][row][place];
 
-  auto is_counted = [&](int seat) { return v.multiplier_from == MultiplierFrom::kAll || seat % 2 == winning_team; };
+  auto is_counted = [&](int seat) {
+    return v.multiplier_from == MultiplierFrom::kAll || seat % 2 == winning_team;
+  };
   // Star levels: each seat's best bomb, or with collection the best of the
   // section 8a combinations.
   auto level_of = [&](int seat) {
@@ -47,7 +51,8 @@ std::array<int64_t, 4> recompute_scores(const Variant& v, const std::vector<Acti
     const int n = static_cast<int>(mine.size());
     if (n >= 4) best = std::max(best, n + 2);
     for (int x = 5; x <= 30; ++x) {
-      const int at_least = static_cast<int>(std::count_if(mine.begin(), mine.end(), [&](int s) { return s >= x; }));
+      const int at_least =
+          static_cast<int>(std::count_if(mine.begin(), mine.end(), [&](int s) { return s >= x; }));
       if (at_least >= 2) best = std::max(best, x + at_least - 1);
     }
     return best;
@@ -60,8 +65,10 @@ std::array<int64_t, 4> recompute_scores(const Variant& v, const std::vector<Acti
     int top = 0;
     for (int seat = 0; seat < 4; ++seat)
       if (is_counted(seat)) top = std::max(top, level_of(seat));
-    if (v.multiplier == MultiplierRule::kBombCountMax) multiplier = top >= 5 ? top - 3 : 1;
-    else multiplier = top >= 8 ? 16 : top == 7 ? 8 : top == 6 ? 4 : top == 5 ? 2 : 1;
+    if (v.multiplier == MultiplierRule::kBombCountMax)
+      multiplier = top >= 5 ? top - 3 : 1;
+    else
+      multiplier = top >= 8 ? 16 : top == 7 ? 8 : top == 6 ? 4 : top == 5 ? 2 : 1;
   }
   std::array<int64_t, 4> contribution{};
   auto pay = [&](int seat, int stars) {
@@ -128,7 +135,8 @@ TEST(GameInvariants, RandomPlayManyGamesPerVariant) {
       ASSERT_EQ(teams_out, 1) << name << " game " << i;
       const Places places = s.places();
       const DealScore d = s.score(v);
-      ASSERT_EQ(d.total, recompute_scores(v, g.history(), places)) << name << " game " << i << "\n" << g.to_json();
+      ASSERT_EQ(d.total, recompute_scores(v, g.history(), places)) << name << " game " << i << "\n"
+                                                                   << g.to_json();
       if (zero_sum(v, d.outcome)) {
         int64_t sum = 0;
         for (auto x : d.total) sum += x;

@@ -26,8 +26,10 @@ void play_script(Game& g, const std::vector<std::pair<int, std::string>>& script
     const auto& [seat, cards] = script[i];
     ASSERT_FALSE(g.state().is_over()) << "step " << i;
     ASSERT_EQ(g.state().current_player(), seat) << "step " << i << " (" << cards << ")";
-    if (cards == "pass") g.apply(kPass);
-    else g.apply(g.reading_for_current_player(CardCounts::parse(cards)));
+    if (cards == "pass")
+      g.apply(kPass);
+    else
+      g.apply(g.reading_for_current_player(CardCounts::parse(cards)));
   }
 }
 
@@ -57,9 +59,17 @@ TEST(GameDeals, ClassicDoubleWithBomb) {
 // 4th for {1, 3}).
 TEST(GameDeals, BaibianJiefengWhenTheLastCardWins) {
   Game g(preset("baibian"), hands("3 4", "5 5 6 7", "9 9 T", "J Q"), 0);
-  play_script(g, {{0, "4"}, {1, "7"}, {2, "T"}, {3, "Q"}, {0, "pass"}, {1, "pass"}, {2, "pass"},
+  play_script(g, {{0, "4"},
+                  {1, "7"},
+                  {2, "T"},
+                  {3, "Q"},
+                  {0, "pass"},
+                  {1, "pass"},
+                  {2, "pass"},
                   {3, "J"},  // seat 3 goes out
-                  {0, "pass"}, {1, "pass"}, {2, "pass"}});
+                  {0, "pass"},
+                  {1, "pass"},
+                  {2, "pass"}});
   // Everyone passed seat 3's last card: its partner leads.
   EXPECT_EQ(g.state().current_player(), 1);
   EXPECT_TRUE(g.state().is_leading());
@@ -89,8 +99,19 @@ TEST(GameDeals, QianbianNoJiefengWhenTheFinishingPlayIsBeaten) {
 // single for {0, 2}; x4 and collected team contributions paid once each.
 TEST(GameDeals, QianbianCollectCollectedStars) {
   Game g(preset("qianbian_collect"), hands("7 7 7 7 7 8 8 8 8 8 3", "4", "5 5 5 5 5 5 9", "6"), 0);
-  play_script(g, {{0, "7 7 7 7 7"}, {1, "pass"}, {2, "pass"}, {3, "pass"}, {0, "8 8 8 8 8"}, {1, "pass"},
-                  {2, "pass"}, {3, "pass"}, {0, "3"}, {1, "4"}, {2, "9"}, {3, "pass"}, {2, "5 5 5 5 5 5"}});
+  play_script(g, {{0, "7 7 7 7 7"},
+                  {1, "pass"},
+                  {2, "pass"},
+                  {3, "pass"},
+                  {0, "8 8 8 8 8"},
+                  {1, "pass"},
+                  {2, "pass"},
+                  {3, "pass"},
+                  {0, "3"},
+                  {1, "4"},
+                  {2, "9"},
+                  {3, "pass"},
+                  {2, "5 5 5 5 5 5"}});
   ASSERT_TRUE(g.state().is_over());
   EXPECT_EQ(places_of(g), (std::vector<int>{0, 1, 2, 3}));
   const DealScore d = g.state().score(g.variant());

@@ -16,7 +16,8 @@ namespace {
 std::vector<std::string> move_strings(const MoveList& moves, Kind kind) {
   std::vector<std::string> out;
   for (const Play& m : moves)
-    if (m.kind == kind) out.push_back(m.cards.to_string() + (m.cards == m.reading ? "" : " = " + m.reading.to_string()));
+    if (m.kind == kind)
+      out.push_back(m.cards.to_string() + (m.cards == m.reading ? "" : " = " + m.reading.to_string()));
   return out;
 }
 
@@ -44,8 +45,7 @@ TEST(MoveGen, FollowingOnlyListsPlaysThatBeat) {
   MoveList moves;
   const Play nine_pair = *read_best(v, CardCounts::parse("9 9"));
   generate_follows(v, CardCounts::parse("3 3 9 9 T J J 2 BJ"), nine_pair, moves);
-  EXPECT_EQ(move_strings(moves, Kind::kPair),
-            (std::vector<std::string>{"T BJ = T T", "J J", "2 BJ = 2 2"}));
+  EXPECT_EQ(move_strings(moves, Kind::kPair), (std::vector<std::string>{"T BJ = T T", "J J", "2 BJ = 2 2"}));
   for (const Play& m : moves) EXPECT_TRUE(beats(m, nine_pair));
   // A bomb on the table: only greater bombs.
   const Play six_bomb = *read_best(v, CardCounts::parse("3 3 3 3 3 3"));
@@ -53,9 +53,8 @@ TEST(MoveGen, FollowingOnlyListsPlaysThatBeat) {
   std::set<std::string> got;
   for (const Play& m : moves) got.insert(m.cards.to_string());
   // Six 4s beat six 3s on the key; three kings are the lowest 6-star play.
-  EXPECT_EQ(got, (std::set<std::string>{"4 4 4 4 4 4", "4 4 4 4 4 4 4", "4 4 4 4 4 4 4 BJ",
-                                       "8 8 8 8 8 8", "8 8 8 8 8 8 BJ", "8 8 8 8 8 8 BJ BJ",
-                                       "SJ SJ BJ BJ"}));
+  EXPECT_EQ(got, (std::set<std::string>{"4 4 4 4 4 4", "4 4 4 4 4 4 4", "4 4 4 4 4 4 4 BJ", "8 8 8 8 8 8",
+                                        "8 8 8 8 8 8 BJ", "8 8 8 8 8 8 BJ BJ", "SJ SJ BJ BJ"}));
 }
 
 TEST(MoveGen, StraightFollowKeepsTheLength) {

@@ -68,7 +68,9 @@ TEST(RulesExamples, Beats) {
 TEST(RulesExamples, StarsOfSection5) {
   const Variant max_star = preset("qianbian");
   const Variant min_star = preset("qianbian_collect");
-  auto stars = [](const Variant& v, const char* cards) { return read_best(v, CardCounts::parse(cards))->stars; };
+  auto stars = [](const Variant& v, const char* cards) {
+    return read_best(v, CardCounts::parse(cards))->stars;
+  };
   EXPECT_EQ(stars(max_star, "3 3 3 3 3 3"), 6);
   EXPECT_EQ(stars(max_star, "7 7 7 7 7 8 8 8 8 8 9 9 9 9 9"), 8);
   EXPECT_EQ(stars(max_star, "7 7 7 7 8 8 8 8 8 9 9 9 9 9 9"), 9);
@@ -103,7 +105,8 @@ TEST(Pattern, TypeFollowsTheTrickBothReadingsAreKept) {
 }
 
 TEST(Pattern, KindNamesRoundTrip) {
-  for (int k = 0; k < kNumKinds; ++k) EXPECT_EQ(parse_kind(kind_name(static_cast<Kind>(k))), static_cast<Kind>(k));
+  for (int k = 0; k < kNumKinds; ++k)
+    EXPECT_EQ(parse_kind(kind_name(static_cast<Kind>(k))), static_cast<Kind>(k));
   EXPECT_THROW(parse_kind("rocket"), std::invalid_argument);
 }
 
@@ -129,8 +132,7 @@ TEST(Pattern, ReadingsAreSelfConsistentAndOrdered) {
       EXPECT_FALSE(beats(a, a));
       for (const Play& b : plays) {
         if (beats(a, b)) EXPECT_FALSE(beats(b, a)) << a.cards.to_string() << " / " << b.cards.to_string();
-        if (is_bomb(a.kind) && is_bomb(b.kind) && a.power == b.power)
-          EXPECT_EQ(a.stars, b.stars);
+        if (is_bomb(a.kind) && is_bomb(b.kind) && a.power == b.power) EXPECT_EQ(a.stars, b.stars);
       }
     }
   }

@@ -61,21 +61,26 @@ Key key_of(const Play& p) {
 }
 
 Key key_of(const skref::RefPlay& p) {
-  return {static_cast<int>(p.kind), testing::from_array(p.reading).bits(),
-          testing::from_array(p.cards).bits(), p.key, p.stars, p.size};
+  return {static_cast<int>(p.kind),
+          testing::from_array(p.reading).bits(),
+          testing::from_array(p.cards).bits(),
+          p.key,
+          p.stars,
+          p.size};
 }
 
 std::string describe(const Key& k) {
-  return std::string(kind_name(static_cast<Kind>(std::get<0>(k)))) + " cards=" +
-         CardCounts(std::get<2>(k)).to_string() + " reading=" + CardCounts(std::get<1>(k)).to_string() +
-         " stars=" + std::to_string(std::get<4>(k));
+  return std::string(kind_name(static_cast<Kind>(std::get<0>(k)))) +
+         " cards=" + CardCounts(std::get<2>(k)).to_string() +
+         " reading=" + CardCounts(std::get<1>(k)).to_string() + " stars=" + std::to_string(std::get<4>(k));
 }
 
 // Reports the symmetric difference of two move sets; empty string if equal.
 std::string diff(const std::multiset<Key>& fast, const std::multiset<Key>& ref) {
   std::string out;
   for (const auto& k : fast)
-    if (fast.count(k) != ref.count(k)) out += "  fast x" + std::to_string(fast.count(k)) + ": " + describe(k) + "\n";
+    if (fast.count(k) != ref.count(k))
+      out += "  fast x" + std::to_string(fast.count(k)) + ": " + describe(k) + "\n";
   for (const auto& k : ref)
     if (!fast.count(k)) out += "  missing: " + describe(k) + "\n";
   return out;
@@ -110,8 +115,10 @@ TEST(ReferenceCrossCheck, MoveGenerationLeadingAndFollowing) {
       const CardCounts other = testing::random_hand(rng, std::uniform_int_distribution<int>(5, 27)(rng));
       const auto other_leads = skref::canonical_moves(vp.ref, testing::to_array(other), nullptr);
       if (other_leads.empty()) continue;
-      const auto& prev_ref = other_leads[std::uniform_int_distribution<size_t>(0, other_leads.size() - 1)(rng)];
-      const auto prev = read_as(vp.fast, testing::from_array(prev_ref.cards), static_cast<Kind>(prev_ref.kind));
+      const auto& prev_ref =
+          other_leads[std::uniform_int_distribution<size_t>(0, other_leads.size() - 1)(rng)];
+      const auto prev =
+          read_as(vp.fast, testing::from_array(prev_ref.cards), static_cast<Kind>(prev_ref.kind));
       ASSERT_TRUE(prev.has_value()) << vp.name << " " << skref::to_string(prev_ref.cards);
       ASSERT_EQ(key_of(*prev), key_of(prev_ref)) << vp.name;
       generate_follows(vp.fast, hand, *prev, moves);
@@ -121,8 +128,9 @@ TEST(ReferenceCrossCheck, MoveGenerationLeadingAndFollowing) {
       for (const auto& m : skref::canonical_moves(vp.ref, ref_hand, &prev_ref)) ref.insert(key_of(m));
       if (const std::string d = diff(fast, ref); !d.empty()) {
         ++differences;
-        ADD_FAILURE() << vp.name << " following " << prev->cards.to_string() << " ("
-                      << kind_name(prev->kind) << ") with " << hand.to_string() << "\n" << d;
+        ADD_FAILURE() << vp.name << " following " << prev->cards.to_string() << " (" << kind_name(prev->kind)
+                      << ") with " << hand.to_string() << "\n"
+                      << d;
       }
       ++follows_checked;
       moves_checked += moves.size();
@@ -149,9 +157,14 @@ TEST(ReferenceCrossCheck, ReaderOnRandomCardSets) {
         cards = moves[std::uniform_int_distribution<int>(0, moves.size() - 1)(rng)].cards;
         const int r = std::uniform_int_distribution<int>(0, kNumRanks - 1)(rng);
         switch (trial % 6) {
-          case 0: if (cards.count(r)) cards.remove(r); break;
-          case 2: cards.add(r); break;
-          default: break;
+          case 0:
+            if (cards.count(r)) cards.remove(r);
+            break;
+          case 2:
+            cards.add(r);
+            break;
+          default:
+            break;
         }
         if (!cards.fits_two_decks() || cards.empty()) continue;
       }

@@ -33,7 +33,8 @@ TEST(ScoringExamples, FromRulesExamplesJson) {
   for (const auto& e : examples["scores"]) {
     const Variant v = preset(e["variant"].get<std::string>());
     BombTally t;
-    for (const auto& b : e["bombs"]) t.add(b[0].get<int>(), read_best(v, CardCounts::parse(b[1].get<std::string>()))->stars);
+    for (const auto& b : e["bombs"])
+      t.add(b[0].get<int>(), read_best(v, CardCounts::parse(b[1].get<std::string>()))->stars);
     Places p{};
     for (int i = 0; i < 4; ++i) p[i] = static_cast<int8_t>(e["finish_order"][i].get<int>());
     const DealScore d = score_deal(v, p, t);

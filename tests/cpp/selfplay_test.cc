@@ -39,7 +39,8 @@ TEST(SelfPlay, ResultsDoNotDependOnTheThreadCount) {
 }
 
 TEST(SelfPlay, ReplaysReplayToTheSameResults) {
-  const std::string path = (std::filesystem::temp_directory_path() / "shuangkou_selfplay_test.jsonl.gz").string();
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "shuangkou_selfplay_test.jsonl.gz").string();
   SelfPlayOptions o;
   o.variant = preset("qianbian");
   o.games = 500;

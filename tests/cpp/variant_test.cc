@@ -140,10 +140,15 @@ TEST(Variant, BadParametersNameTheProblemAndChangeNothing) {
     const char* expect_in_message;
   };
   const Case cases[] = {
-      {"max_bomb", "3", "4..12"},      {"max_bomb", "13", "4..12"},   {"max_bomb", "eight", "max_bomb"},
-      {"max_bomb", "8x", "max_bomb"},  {"chain_bomb", "maybe", "true, false"},
-      {"bomb_order", "size", "count, stars"}, {"wild", "SJ", "none, BJ, both"},
-      {"tianwang", "middle", "top, bottom"},  {"maxbomb", "8", "unknown variant parameter"},
+      {"max_bomb", "3", "4..12"},
+      {"max_bomb", "13", "4..12"},
+      {"max_bomb", "eight", "max_bomb"},
+      {"max_bomb", "8x", "max_bomb"},
+      {"chain_bomb", "maybe", "true, false"},
+      {"bomb_order", "size", "count, stars"},
+      {"wild", "SJ", "none, BJ, both"},
+      {"tianwang", "middle", "top, bottom"},
+      {"maxbomb", "8", "unknown variant parameter"},
       {"first_lead", "", "revealed_card"},
   };
   for (const auto& c : cases) {

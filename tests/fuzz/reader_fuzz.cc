@@ -3,8 +3,8 @@
 // standalone random-input driver beside it. Any invariant broken aborts.
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -49,7 +49,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     check(p.reading.size() == cards.size(), "reading has a different size", text);
     check(!beats(p, p), "a play beats itself", text);
     check(is_bomb(p.kind) == (p.stars > 0), "stars on a non-bomb or none on a bomb", text);
-    if (best && is_bomb(best->kind) && is_bomb(p.kind)) check(!beats(p, *best), "a reading beats the best", text);
+    if (best && is_bomb(best->kind) && is_bomb(p.kind))
+      check(!beats(p, *best), "a reading beats the best", text);
   }
   // The cards as a hand: every move comes from it and reads back as itself.
   static MoveList moves;

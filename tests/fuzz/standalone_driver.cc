@@ -14,15 +14,17 @@ int main(int argc, char** argv) {
   long long runs = 100000;
   uint64_t seed = 1;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--runs")) runs = std::atoll(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--seed")) seed = std::strtoull(argv[i + 1], nullptr, 10);
+    if (!std::strcmp(argv[i], "--runs"))
+      runs = std::atoll(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--seed"))
+      seed = std::strtoull(argv[i + 1], nullptr, 10);
     else {
       std::fprintf(stderr, "usage: %s [--runs N] [--seed S]\n", argv[0]);
       return 2;
     }
   }
-  static const char* kTokens[] = {"3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A",
-                                  "2", "SJ", "BJ", "10", "X", "", ",", "  ", "s", "j", "1"};
+  static const char* kTokens[] = {"3", "4",  "5",  "6",  "7", "8", "9", "T",  "J", "Q", "K", "A",
+                                  "2", "SJ", "BJ", "10", "X", "",  ",", "  ", "s", "j", "1"};
   std::mt19937_64 rng(seed);
   std::string input;
   for (long long run = 0; run < runs; ++run) {

@@ -72,15 +72,9 @@ class CardCounts {
   static CardCounts parse(std::string_view text);
 
   constexpr uint64_t bits() const { return bits_; }
-  constexpr int count(int rank) const {
-    return static_cast<int>((bits_ >> (4 * rank)) & 0xF);
-  }
-  constexpr void add(int rank, int n = 1) {
-    bits_ += static_cast<uint64_t>(n) << (4 * rank);
-  }
-  constexpr void remove(int rank, int n = 1) {
-    bits_ -= static_cast<uint64_t>(n) << (4 * rank);
-  }
+  constexpr int count(int rank) const { return static_cast<int>((bits_ >> (4 * rank)) & 0xF); }
+  constexpr void add(int rank, int n = 1) { bits_ += static_cast<uint64_t>(n) << (4 * rank); }
+  constexpr void remove(int rank, int n = 1) { bits_ -= static_cast<uint64_t>(n) << (4 * rank); }
   // Total number of cards: nibbles summed pairwise into bytes, then all
   // bytes with one multiply.
   constexpr int size() const {

@@ -36,10 +36,10 @@ constexpr bool is_pass(const Play& p) { return p.cards.empty(); }
 // How a dealt game began: the physical deal and the first-lead rule applied.
 struct DealSetup {
   uint64_t seed = 0;
-  bool dealt = false;              // false for a set deal (hands given)
-  int revealed_card = -1;          // physical id 0..107 (revealed_card rule)
-  int revealed_holder = -1;        // seat that held it: the leader
-  int other_copy_holder = -1;      // seat that held the other copy, before any swap
+  bool dealt = false;                     // false for a set deal (hands given)
+  int revealed_card = -1;                 // physical id 0..107 (revealed_card rule)
+  int revealed_holder = -1;               // seat that held it: the leader
+  int other_copy_holder = -1;             // seat that held the other copy, before any swap
   std::array<int8_t, 2> swapped{-1, -1};  // the two seats whose hands were exchanged
   int previous_first_finisher = -1;       // previous_winner rule: who led by it
   int leader = 0;

@@ -43,9 +43,9 @@ struct Play {
   CardCounts cards;    // the physical cards, by rank (jokers at 13, 14)
   CardCounts reading;  // the cards after wild substitution
   Kind kind = Kind::kSingle;
-  uint8_t key = 0;     // rank of the key (BJ for three/heavenly kings)
-  uint8_t size = 0;    // number of cards
-  uint8_t stars = 0;   // 0 for non-bombs; see bomb_stars()
+  uint8_t key = 0;    // rank of the key (BJ for three/heavenly kings)
+  uint8_t size = 0;   // number of cards
+  uint8_t stars = 0;  // 0 for non-bombs; see bomb_stars()
   // Comparison value within the variant: for non-bombs the key; for bombs a
   // number that orders bombs exactly as section 5 does.
   uint32_t power = 0;

@@ -21,7 +21,8 @@ struct SelfPlayOptions {
   int64_t games = 1;
   int threads = 0;  // 0: every core OpenMP sees
   uint64_t seed = 0;
-  std::array<BotKind, kNumSeats> agents{BotKind::kRandom, BotKind::kRandom, BotKind::kRandom, BotKind::kRandom};
+  std::array<BotKind, kNumSeats> agents{BotKind::kRandom, BotKind::kRandom, BotKind::kRandom,
+                                        BotKind::kRandom};
   // The first `replays` deals (-1: all) are written as JSON records, one per
   // line, gzip-compressed, to replay_path.
   int64_t replays = 0;
@@ -48,7 +49,8 @@ DealResult make_deal_result(const Variant& v, const GameState& s, int leader, in
 constexpr uint64_t agent_seed(uint64_t deal_seed) { return mix64(deal_seed ^ 0xA6E47B07ULL); }
 
 // Plays one deal; if `record` is given, also writes its JSON record there.
-DealResult play_deal(const SelfPlayOptions& o, uint64_t index, MoveList& scratch, std::string* record = nullptr);
+DealResult play_deal(const SelfPlayOptions& o, uint64_t index, MoveList& scratch,
+                     std::string* record = nullptr);
 
 // Plays deals [0, o.games) into `results` (resized). `progress(done)` is
 // called on the calling thread between blocks of deals; returning false stops

@@ -60,14 +60,14 @@ class VectorEnv {
   const Variant& variant() const { return options_.variant; }
 
   // Buffers, rewritten by reset() and step().
-  float* observations() { return obs_.data(); }              // [num_envs, observation_size()]
-  int8_t* masks() { return mask_.data(); }                   // [num_envs, num_actions] (dense_mask)
+  float* observations() { return obs_.data(); }  // [num_envs, observation_size()]
+  int8_t* masks() { return mask_.data(); }       // [num_envs, num_actions] (dense_mask)
   bool has_dense_mask() const { return options_.dense_mask; }
-  int8_t* current_players() { return current_.data(); }      // [num_envs]
-  float* rewards() { return rewards_.data(); }               // [num_envs, 4], nonzero on the finishing step
-  uint8_t* dones() { return dones_.data(); }                 // [num_envs]
-  int64_t* final_scores() { return final_scores_.data(); }   // [num_envs, 4], where done
-  int64_t* episodes() { return episodes_.data(); }           // [num_envs]: episodes started
+  int8_t* current_players() { return current_.data(); }     // [num_envs]
+  float* rewards() { return rewards_.data(); }              // [num_envs, 4], nonzero on the finishing step
+  uint8_t* dones() { return dones_.data(); }                // [num_envs]
+  int64_t* final_scores() { return final_scores_.data(); }  // [num_envs, 4], where done
+  int64_t* episodes() { return episodes_.data(); }          // [num_envs]: episodes started
 
   // Legal moves of each env's current player, this step: ids and feature
   // rows (kMoveFeatureSize floats) of env j are rows offsets[j]..offsets[j+1].

@@ -18,8 +18,8 @@ namespace {
 
 constexpr int kSJ = 13;
 constexpr int kBJ = 14;
-constexpr int kTwo = 12;      // highest natural rank a wild may stand for
-constexpr int kAce = 11;      // highest sequence rank
+constexpr int kTwo = 12;  // highest natural rank a wild may stand for
+constexpr int kAce = 11;  // highest sequence rank
 constexpr int kNumKinds = 11;
 
 int total(const Counts& c) {
@@ -59,9 +59,18 @@ std::optional<RefPlay> classify(const RefVariant& v, const Counts& r) {
   p.stars = 0;
 
   if (lo == hi) {  // one rank
-    if (n == 1) { p.kind = Kind::kSingle; return p; }
-    if (n == 2) { p.kind = Kind::kPair; return p; }
-    if (n == 3) { p.kind = Kind::kTriple; return p; }
+    if (n == 1) {
+      p.kind = Kind::kSingle;
+      return p;
+    }
+    if (n == 2) {
+      p.kind = Kind::kPair;
+      return p;
+    }
+    if (n == 3) {
+      p.kind = Kind::kTriple;
+      return p;
+    }
     if (n >= 4 && n <= v.max_bomb) {
       p.kind = Kind::kBomb;
       p.stars = n;  // both orders: stars = card count
@@ -81,9 +90,18 @@ std::optional<RefPlay> classify(const RefVariant& v, const Counts& r) {
     if (r[i] > cmax) cmax = r[i];
   }
   const bool equal = (cmin == cmax);
-  if (equal && cmin == 1 && y >= 5 && y <= 12) { p.kind = Kind::kStraight; return p; }
-  if (equal && cmin == 2 && y >= 3) { p.kind = Kind::kPairChain; return p; }
-  if (equal && cmin == 3 && y >= 3) { p.kind = Kind::kTripleChain; return p; }
+  if (equal && cmin == 1 && y >= 5 && y <= 12) {
+    p.kind = Kind::kStraight;
+    return p;
+  }
+  if (equal && cmin == 2 && y >= 3) {
+    p.kind = Kind::kPairChain;
+    return p;
+  }
+  if (equal && cmin == 3 && y >= 3) {
+    p.kind = Kind::kTripleChain;
+    return p;
+  }
   if (y >= 3 && y <= 6 && cmin >= 4 && cmax <= v.max_bomb) {
     if (equal && v.chain_bomb) {
       p.kind = Kind::kChainBomb;
@@ -146,8 +164,7 @@ void offer(const RefVariant& v, Best& best, const RefPlay& p) {
 }
 
 // Tries every multiset of `left` wild values >= `from` on top of `reading`.
-void assign_wilds(const RefVariant& v, const Counts& cards, Counts& reading, int from, int left,
-                  Best& best) {
+void assign_wilds(const RefVariant& v, const Counts& cards, Counts& reading, int from, int left, Best& best) {
   if (left == 0) {
     if (auto p = classify(v, reading)) {
       p->cards = cards;
@@ -229,20 +246,40 @@ Best read_all(const RefVariant& v, const Counts& cards) {
 RefVariant preset(const std::string& name) {
   RefVariant v;
   if (name == "classic") {
-    v.wild = 0; v.max_bomb = 8; v.chain_bomb = false; v.uneven_chain = false;
-    v.uneven_star_max = true; v.three_kings = false; v.bomb_order_stars = false;
+    v.wild = 0;
+    v.max_bomb = 8;
+    v.chain_bomb = false;
+    v.uneven_chain = false;
+    v.uneven_star_max = true;
+    v.three_kings = false;
+    v.bomb_order_stars = false;
     v.tianwang_top = true;
   } else if (name == "baibian" || name == "jj") {
-    v.wild = 1; v.max_bomb = 8; v.chain_bomb = true; v.uneven_chain = false;
-    v.uneven_star_max = true; v.three_kings = true; v.bomb_order_stars = true;
+    v.wild = 1;
+    v.max_bomb = 8;
+    v.chain_bomb = true;
+    v.uneven_chain = false;
+    v.uneven_star_max = true;
+    v.three_kings = true;
+    v.bomb_order_stars = true;
     v.tianwang_top = true;
   } else if (name == "qianbian") {
-    v.wild = 2; v.max_bomb = 8; v.chain_bomb = true; v.uneven_chain = true;
-    v.uneven_star_max = true; v.three_kings = true; v.bomb_order_stars = true;
+    v.wild = 2;
+    v.max_bomb = 8;
+    v.chain_bomb = true;
+    v.uneven_chain = true;
+    v.uneven_star_max = true;
+    v.three_kings = true;
+    v.bomb_order_stars = true;
     v.tianwang_top = true;
   } else if (name == "qianbian_collect") {
-    v.wild = 2; v.max_bomb = 12; v.chain_bomb = true; v.uneven_chain = true;
-    v.uneven_star_max = false; v.three_kings = true; v.bomb_order_stars = true;
+    v.wild = 2;
+    v.max_bomb = 12;
+    v.chain_bomb = true;
+    v.uneven_chain = true;
+    v.uneven_star_max = false;
+    v.three_kings = true;
+    v.bomb_order_stars = true;
     v.tianwang_top = false;
   } else {
     throw std::invalid_argument("skref::preset: unknown variant " + name);
@@ -251,8 +288,8 @@ RefVariant preset(const std::string& name) {
 }
 
 bool is_bomb(Kind k) {
-  return k == Kind::kBomb || k == Kind::kChainBomb || k == Kind::kUnevenChainBomb ||
-         k == Kind::kThreeKings || k == Kind::kHeavenlyKings;
+  return k == Kind::kBomb || k == Kind::kChainBomb || k == Kind::kUnevenChainBomb || k == Kind::kThreeKings ||
+         k == Kind::kHeavenlyKings;
 }
 
 std::vector<RefPlay> all_readings(const RefVariant& v, const Counts& cards) {
@@ -434,8 +471,7 @@ struct Generator {
 
 }  // namespace
 
-std::vector<RefPlay> canonical_moves(const RefVariant& v, const Counts& hand,
-                                     const RefPlay* previous) {
+std::vector<RefPlay> canonical_moves(const RefVariant& v, const Counts& hand, const RefPlay* previous) {
   Generator g(v, hand);
   g.generate();
   if (previous == nullptr) return g.moves;
@@ -446,7 +482,7 @@ std::vector<RefPlay> canonical_moves(const RefVariant& v, const Counts& hand,
 }
 
 std::string to_string(const Counts& c) {
-  static const char* const kTokens[15] = {"3", "4", "5", "6", "7", "8", "9", "T",
+  static const char* const kTokens[15] = {"3", "4", "5", "6", "7", "8",  "9", "T",
                                           "J", "Q", "K", "A", "2", "SJ", "BJ"};
   std::string s;
   for (int r = 0; r < 15; ++r) {
@@ -460,17 +496,28 @@ std::string to_string(const Counts& c) {
 
 std::string kind_name(Kind k) {
   switch (k) {
-    case Kind::kSingle: return "single";
-    case Kind::kPair: return "pair";
-    case Kind::kTriple: return "triple";
-    case Kind::kStraight: return "straight";
-    case Kind::kPairChain: return "pair_chain";
-    case Kind::kTripleChain: return "triple_chain";
-    case Kind::kBomb: return "bomb";
-    case Kind::kChainBomb: return "chain_bomb";
-    case Kind::kUnevenChainBomb: return "uneven_chain_bomb";
-    case Kind::kThreeKings: return "three_kings";
-    case Kind::kHeavenlyKings: return "heavenly_kings";
+    case Kind::kSingle:
+      return "single";
+    case Kind::kPair:
+      return "pair";
+    case Kind::kTriple:
+      return "triple";
+    case Kind::kStraight:
+      return "straight";
+    case Kind::kPairChain:
+      return "pair_chain";
+    case Kind::kTripleChain:
+      return "triple_chain";
+    case Kind::kBomb:
+      return "bomb";
+    case Kind::kChainBomb:
+      return "chain_bomb";
+    case Kind::kUnevenChainBomb:
+      return "uneven_chain_bomb";
+    case Kind::kThreeKings:
+      return "three_kings";
+    case Kind::kHeavenlyKings:
+      return "heavenly_kings";
   }
   return "?";
 }

@@ -11,16 +11,27 @@
 namespace skref {
 // Rank index: 0..14 = 3 4 5 6 7 8 9 T J Q K A 2 SJ BJ. Sequence ranks are 0..11.
 using Counts = std::array<int, 15>;
-enum class Kind { kSingle, kPair, kTriple, kStraight, kPairChain, kTripleChain,
-                  kBomb, kChainBomb, kUnevenChainBomb, kThreeKings, kHeavenlyKings };
+enum class Kind {
+  kSingle,
+  kPair,
+  kTriple,
+  kStraight,
+  kPairChain,
+  kTripleChain,
+  kBomb,
+  kChainBomb,
+  kUnevenChainBomb,
+  kThreeKings,
+  kHeavenlyKings
+};
 struct RefVariant {
-  int wild = 0;              // 0: no joker is wild; 1: BJ only; 2: SJ and BJ
-  int max_bomb = 8;          // largest count of one rank in a bomb / chain-bomb rank
-  bool chain_bomb = false;   // equal-count chain bombs allowed
-  bool uneven_chain = false; // uneven chain bombs allowed
+  int wild = 0;                 // 0: no joker is wild; 1: BJ only; 2: SJ and BJ
+  int max_bomb = 8;             // largest count of one rank in a bomb / chain-bomb rank
+  bool chain_bomb = false;      // equal-count chain bombs allowed
+  bool uneven_chain = false;    // uneven chain bombs allowed
   bool uneven_star_max = true;  // uneven stars = largest count + Y (true) or smallest count + Y (false)
   bool three_kings = false;
-  bool bomb_order_stars = false; // false: "count" order; true: "stars" order
+  bool bomb_order_stars = false;  // false: "count" order; true: "stars" order
   bool tianwang_top = true;
 };
 RefVariant preset(const std::string& name);  // classic baibian qianbian qianbian_collect jj (RULES §9)
@@ -46,4 +57,4 @@ std::vector<RefPlay> canonical_moves(const RefVariant& v, const Counts& hand, co
 // triple_chain bomb chain_bomb uneven_chain_bomb three_kings heavenly_kings
 std::string to_string(const Counts& c);
 std::string kind_name(Kind k);
-}
+}  // namespace skref

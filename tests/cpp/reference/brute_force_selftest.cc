@@ -23,19 +23,18 @@ using skref::RefVariant;
 
 static int g_failures = 0;
 static int g_checks = 0;
-#define CHECK(cond)                                                          \
-  do {                                                                       \
-    ++g_checks;                                                              \
-    if (!(cond)) {                                                           \
-      ++g_failures;                                                          \
-      std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, \
-                   #cond);                                                   \
-    }                                                                        \
+#define CHECK(cond)                                                                 \
+  do {                                                                              \
+    ++g_checks;                                                                     \
+    if (!(cond)) {                                                                  \
+      ++g_failures;                                                                 \
+      std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+    }                                                                               \
   } while (0)
 
 static Counts parse(const std::string& s) {
   static const std::map<std::string, int> kRank = {
-      {"3", 0}, {"4", 1}, {"5", 2}, {"6", 3},  {"7", 4},   {"8", 5},   {"9", 6},   {"T", 7},
+      {"3", 0},  {"4", 1}, {"5", 2}, {"6", 3},  {"7", 4},  {"8", 5},  {"9", 6},   {"T", 7},
       {"10", 7}, {"J", 8}, {"Q", 9}, {"K", 10}, {"A", 11}, {"2", 12}, {"SJ", 13}, {"BJ", 14}};
   Counts c{};
   std::istringstream in(s);
@@ -63,19 +62,24 @@ static int rank_of(const std::string& tok) {
 static std::optional<RefPlay> strongest(const RefVariant& v, const Counts& c) {
   std::optional<RefPlay> best;
   for (const auto& p : skref::all_readings(v, c)) {
-    if (!best) { best = p; continue; }
+    if (!best) {
+      best = p;
+      continue;
+    }
     bool pb = skref::is_bomb(p.kind), bb = skref::is_bomb(best->kind);
-    if (pb && !bb) best = p;
-    else if (pb && bb && skref::beats(v, p, *best)) best = p;
-    else if (!pb && !bb && static_cast<int>(p.kind) > static_cast<int>(best->kind)) best = p;
+    if (pb && !bb)
+      best = p;
+    else if (pb && bb && skref::beats(v, p, *best))
+      best = p;
+    else if (!pb && !bb && static_cast<int>(p.kind) > static_cast<int>(best->kind))
+      best = p;
   }
   return best;
 }
 
 static std::string show(const RefPlay& p) {
   return skref::kind_name(p.kind) + "[" + skref::to_string(p.reading) + "] cards[" +
-         skref::to_string(p.cards) + "] key " + std::to_string(p.key) + " stars " +
-         std::to_string(p.stars);
+         skref::to_string(p.cards) + "] key " + std::to_string(p.key) + " stars " + std::to_string(p.stars);
 }
 
 static void dump_moves(const std::vector<RefPlay>& ms) {
@@ -130,7 +134,12 @@ static void test_section13() {
     CHECK(all.size() == 1);
   }
 
-  struct BeatEx { const char* variant; const char* a; const char* b; bool beats; };
+  struct BeatEx {
+    const char* variant;
+    const char* a;
+    const char* b;
+    bool beats;
+  };
   const BeatEx kBeats[] = {
       {"qianbian_collect", "6 6 6 6 7 7 7 7 8 8 8 8", "3 3 3 3 4 4 4 4 4 4 4 5 5 5 5", true},
       {"qianbian", "6 6 6 6 7 7 7 7 8 8 8 8", "3 3 3 3 4 4 4 4 4 4 4 5 5 5 5", false},
@@ -155,8 +164,7 @@ static void test_section13() {
     bool got = skref::beats(v, *a, *b);
     CHECK(got == ex.beats);
     if (got != ex.beats)
-      std::fprintf(stderr, "  %s: %s vs %s: got %d\n", ex.variant, show(*a).c_str(),
-                   show(*b).c_str(), got);
+      std::fprintf(stderr, "  %s: %s vs %s: got %d\n", ex.variant, show(*a).c_str(), show(*b).c_str(), got);
   }
 
   // Star counts of section 5.
@@ -202,8 +210,7 @@ static void test_hand_made() {
   }
   // Highest-reading tie-break: qianbian 7777 8888 9999 + 1 wild as uneven.
   {
-    auto p = skref::reading_as(qianbian, parse("7 7 7 7 8 8 8 8 9 9 9 9 BJ"),
-                               Kind::kUnevenChainBomb);
+    auto p = skref::reading_as(qianbian, parse("7 7 7 7 8 8 8 8 9 9 9 9 BJ"), Kind::kUnevenChainBomb);
     CHECK(p && p->reading == parse("7 7 7 7 8 8 8 8 9 9 9 9 9") && p->stars == 8);
     // the same set has no equal-count chain-bomb reading (13 cards)
     CHECK(!skref::reading_as(qianbian, parse("7 7 7 7 8 8 8 8 9 9 9 9 BJ"), Kind::kChainBomb));
@@ -234,12 +241,11 @@ static void test_hand_made() {
   }
   // §2 example: 7777 88888 999999 BJ SJ = 7777 88888 99999999.
   {
-    auto p = skref::reading_as(qianbian, parse("7 7 7 7 8 8 8 8 8 9 9 9 9 9 9 BJ SJ"),
-                               Kind::kUnevenChainBomb);
+    auto p =
+        skref::reading_as(qianbian, parse("7 7 7 7 8 8 8 8 8 9 9 9 9 9 9 BJ SJ"), Kind::kUnevenChainBomb);
     CHECK(p && p->reading == parse("7 7 7 7 8 8 8 8 8 9 9 9 9 9 9 9 9"));
     // max_bomb 8 in qianbian: 9 nines would be too many; in collect (max 12, min stars)
-    auto pc = skref::reading_as(qc, parse("7 7 7 7 8 8 8 8 8 9 9 9 9 9 9 BJ SJ"),
-                                Kind::kUnevenChainBomb);
+    auto pc = skref::reading_as(qc, parse("7 7 7 7 8 8 8 8 8 9 9 9 9 9 9 BJ SJ"), Kind::kUnevenChainBomb);
     // min stars: one wild must raise the 7s to 5 for 5 + 3 = 8 stars; the other may go
     // anywhere in 7..9 (777777 88888 999999, 77777 888888 999999, 77777 88888 9999999):
     // same stars, cards and key 9; lex tie-break from '2' down: most 9s wins.
@@ -248,8 +254,7 @@ static void test_hand_made() {
   // Wild as 2 in a bomb, but never in a sequence.
   {
     CHECK(skref::reading_as(baibian, parse("2 2 2 BJ"), Kind::kBomb)->reading == parse("2 2 2 2"));
-    CHECK(skref::reading_as(baibian, parse("J Q K A BJ"), Kind::kStraight)->reading ==
-          parse("T J Q K A"));
+    CHECK(skref::reading_as(baibian, parse("J Q K A BJ"), Kind::kStraight)->reading == parse("T J Q K A"));
     CHECK(skref::all_readings(baibian, parse("Q K A 2 BJ")).empty());
   }
   // Joker-only moves.
@@ -284,8 +289,7 @@ static void test_hand_made() {
     auto my = skref::canonical_moves(qianbian, parse("7 SJ BJ"), nullptr);
     // singles 7 SJ BJ; pair 77 (7 SJ); triple 777 (7 SJ BJ); pair of BJ (SJ BJ)
     CHECK(my.size() == 6 && has_move(my, Kind::kPair, "7 7", "7 SJ") &&
-          has_move(my, Kind::kTriple, "7 7 7", "7 SJ BJ") &&
-          has_move(my, Kind::kPair, "BJ BJ", "SJ BJ"));
+          has_move(my, Kind::kTriple, "7 7 7", "7 SJ BJ") && has_move(my, Kind::kPair, "BJ BJ", "SJ BJ"));
     if (my.size() != 6) dump_moves(my);
   }
   // Following.
@@ -314,8 +318,8 @@ static void test_hand_made() {
     // count order: 12-card chain would beat... classic has no chain bombs: invalid.
     CHECK(skref::all_readings(classic, parse("6 6 6 6 7 7 7 7 8 8 8 8")).empty());
     // equal never beats
-    CHECK(!skref::beats(classic, *strongest(classic, parse("5 5 5 5")),
-                        *strongest(classic, parse("5 5 5 5"))));
+    CHECK(
+        !skref::beats(classic, *strongest(classic, parse("5 5 5 5")), *strongest(classic, parse("5 5 5 5"))));
     // non-bombs need the same size
     CHECK(!skref::beats(classic, *strongest(classic, parse("6 7 8 9 T J")),
                         *strongest(classic, parse("5 6 7 8 9"))));
@@ -334,8 +338,7 @@ static void test_hand_made() {
 // achievable, unique, drawn from the hand, and must dominate: every achievable
 // pattern has a canonical move of the same kind and size whose reading is equal
 // or higher (so following with canonical moves loses nothing).
-static void enumerate_subsets(const Counts& hand, int r, Counts& cur,
-                              std::vector<Counts>& out) {
+static void enumerate_subsets(const Counts& hand, int r, Counts& cur, std::vector<Counts>& out) {
   if (r == 15) {
     out.push_back(cur);
     return;
@@ -374,11 +377,11 @@ static void cross_check(const RefVariant& v, const Counts& hand, const char* nam
   bool ok = true;
   for (const auto& m : moves) {
     auto key = std::make_pair(static_cast<int>(m.kind), m.reading);
-    if (!seen.insert(key).second) ok = false;                // unique
-    if (!achievable.count(key)) ok = false;                   // achievable
+    if (!seen.insert(key).second) ok = false;  // unique
+    if (!achievable.count(key)) ok = false;    // achievable
     for (int r = 0; r < 15; ++r)
-      if (m.cards[r] > hand[r]) ok = false;                   // from the hand
-    auto again = skref::reading_as(v, m.cards, m.kind);       // reads as itself
+      if (m.cards[r] > hand[r]) ok = false;              // from the hand
+    auto again = skref::reading_as(v, m.cards, m.kind);  // reads as itself
     if (!again || again->reading != m.reading) ok = false;
   }
   for (const auto& [key, p] : achievable) {
@@ -391,12 +394,10 @@ static void cross_check(const RefVariant& v, const Counts& hand, const char* nam
     }
   }
   CHECK(ok);
-  if (!ok) std::fprintf(stderr, "  cross-check failed: %s hand %s\n", name,
-                        skref::to_string(hand).c_str());
+  if (!ok) std::fprintf(stderr, "  cross-check failed: %s hand %s\n", name, skref::to_string(hand).c_str());
 }
 
-static const char* const kPresets[] = {"classic", "baibian", "qianbian", "qianbian_collect",
-                                       "jj"};
+static const char* const kPresets[] = {"classic", "baibian", "qianbian", "qianbian_collect", "jj"};
 
 static Counts deal(std::mt19937_64& rng, int n, const std::vector<int>& ranks) {
   std::vector<int> deck;
@@ -485,8 +486,8 @@ static void time_random_hands() {
       auto t0 = std::chrono::steady_clock::now();
       auto ms = skref::canonical_moves(v, h, nullptr);
       auto t1 = std::chrono::steady_clock::now();
-      std::printf("%-17s heavy hand (777777778888888899999999 + 4 jokers): %zu moves, %.2f ms\n",
-                  name, ms.size(), std::chrono::duration<double, std::milli>(t1 - t0).count());
+      std::printf("%-17s heavy hand (777777778888888899999999 + 4 jokers): %zu moves, %.2f ms\n", name,
+                  ms.size(), std::chrono::duration<double, std::milli>(t1 - t0).count());
     }
   }
 }
