@@ -23,7 +23,6 @@ import time
 from importlib import metadata
 
 import numpy as np
-
 import shuangkou as sk
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -40,7 +39,7 @@ def aec_steps(make, seconds: float) -> float:
     steps = 0
     end = time.perf_counter() + seconds
     while time.perf_counter() < end:
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, reward, term, trunc, info = env.last()
             if term or trunc:
                 action = None
@@ -110,22 +109,47 @@ def main() -> int:
         return statistics.median(rates)
 
     rows = []
-    rows.append((f"shuangkou AEC env ({args.variant}), random masked actions", 1,
-                 med(lambda: aec_steps(lambda: sk.env(args.variant), args.seconds))))
-    rows.append(("PettingZoo connect_four_v3 (classic), random masked actions", 1,
-                 med(lambda: aec_steps(connect_four_v3.env, args.seconds))))
-    rows.append((f"shuangkou Gymnasium env ({args.variant}), 3 heuristic seats in C++", 1,
-                 med(lambda: gym_steps(args.seconds, args.variant))))
+    rows.append(
+        (
+            f"shuangkou AEC env ({args.variant}), random masked actions",
+            1,
+            med(lambda: aec_steps(lambda: sk.env(args.variant), args.seconds)),
+        )
+    )
+    rows.append(
+        (
+            "PettingZoo connect_four_v3 (classic), random masked actions",
+            1,
+            med(lambda: aec_steps(connect_four_v3.env, args.seconds)),
+        )
+    )
+    rows.append(
+        (
+            f"shuangkou Gymnasium env ({args.variant}), 3 heuristic seats in C++",
+            1,
+            med(lambda: gym_steps(args.seconds, args.variant)),
+        )
+    )
     for threads in sorted({1, cores}):
         runs = []
         for _ in range(args.repeats):
             start = time.perf_counter()
             steps, in_step = vector_steps(args.seconds, args.variant, threads)
             runs.append((steps / (time.perf_counter() - start), steps / in_step))
-        rows.append((f"shuangkou VectorEnv ({args.variant}, 1,024 envs), with numpy action choice", threads,
-                     statistics.median(r[0] for r in runs)))
-        rows.append((f"shuangkou VectorEnv ({args.variant}, 1,024 envs), inside step() only", threads,
-                     statistics.median(r[1] for r in runs)))
+        rows.append(
+            (
+                f"shuangkou VectorEnv ({args.variant}, 1,024 envs), with numpy action choice",
+                threads,
+                statistics.median(r[0] for r in runs),
+            )
+        )
+        rows.append(
+            (
+                f"shuangkou VectorEnv ({args.variant}, 1,024 envs), inside step() only",
+                threads,
+                statistics.median(r[1] for r in runs),
+            )
+        )
     perf = io.StringIO()
     with contextlib.redirect_stdout(perf):
         from pettingzoo.test import performance_benchmark
@@ -150,9 +174,15 @@ def main() -> int:
         lines.append(f"| {name} | {threads} | {rate:,.0f} |")
     aec = rows[0][2]
     c4 = rows[1][2]
-    lines += ["", f"Ratio AEC env / connect_four_v3: {aec / c4:.2f}× (Shuangkou's observation and mask are far "
-              "larger than connect four's 6×7×2 board).",
-              "", f"PettingZoo `performance_benchmark` on the AEC env printed: {perf_text}", "", END]
+    lines += [
+        "",
+        f"Ratio AEC env / connect_four_v3: {aec / c4:.2f}× (Shuangkou's observation and mask are far "
+        "larger than connect four's 6×7×2 board).",
+        "",
+        f"PettingZoo `performance_benchmark` on the AEC env printed: {perf_text}",
+        "",
+        END,
+    ]
     text = "\n".join(lines)
     print(text)
     if args.write:

@@ -182,19 +182,34 @@ def main() -> int:
         lines.append(f"| {label} | 1 | {g:,.0f} | {d:,.0f} |")
     if peers:
         ref = one.get("shuangkou baibian") or next(iter(one.values()))
-        lines += ["", f"Ratios, ours ({ref[0]}, 1 thread) over each peer (1 thread):", "",
-                  "| peer | games/s ratio | decisions/s ratio |", "| --- | ---: | ---: |"]
+        lines += [
+            "",
+            f"Ratios, ours ({ref[0]}, 1 thread) over each peer (1 thread):",
+            "",
+            "| peer | games/s ratio | decisions/s ratio |",
+            "| --- | ---: | ---: |",
+        ]
         for label, g, d in peers:
             lines.append(f"| {label} | {ref[3] / g:,.0f}× | {ref[4] / d:,.0f}× |")
-    lines += ["", f"Thread scaling 1 → {cores} (decisions/s):", "", "| variant | 1 thread | "
-              f"{cores} threads | speed-up |", "| --- | ---: | ---: | ---: |"]
+    lines += [
+        "",
+        f"Thread scaling 1 → {cores} (decisions/s):",
+        "",
+        f"| variant | 1 thread | {cores} threads | speed-up |",
+        "| --- | ---: | ---: | ---: |",
+    ]
     for name, r1 in one.items():
         rn = allt.get(name, r1)
         lines.append(f"| {name.split()[-1]} | {r1[4]:,.0f} | {rn[4]:,.0f} | {rn[4] / r1[4]:.2f}× |")
-    lines += ["", f"Memory per live game: the compact state (`GameState`) is {sk._core.GAME_STATE_BYTES} bytes; "
-              f"the self-play runner keeps one per thread plus an {sk._core.DEAL_RESULT_BYTES}-byte result per deal. "
-              f"A vector-env slot adds its observation ({sk._core.observation_size()} float32s), mask "
-              "(one byte per action id) and recent-action buffer.", "", END]
+    lines += [
+        "",
+        f"Memory per live game: the compact state (`GameState`) is {sk._core.GAME_STATE_BYTES} bytes; "
+        f"the self-play runner keeps one per thread plus an {sk._core.DEAL_RESULT_BYTES}-byte result per deal. "
+        f"A vector-env slot adds its observation ({sk._core.observation_size()} float32s), mask "
+        "(one byte per action id) and recent-action buffer.",
+        "",
+        END,
+    ]
     text = "\n".join(lines)
     print(text)
     if args.write:

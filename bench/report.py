@@ -9,7 +9,7 @@ def replace_section(path: str, begin: str, end: str, text: str, heading: str) ->
     with open(path, encoding="utf-8") as f:
         doc = f.read()
     if begin in doc and end in doc:
-        doc = doc[: doc.index(begin)] + text + doc[doc.index(end) + len(end):]
+        doc = doc[: doc.index(begin)] + text + doc[doc.index(end) + len(end) :]
     else:
         doc = doc.rstrip("\n") + f"\n\n{heading}\n\n" + text + "\n"
     with open(path, "w", encoding="utf-8") as f:

@@ -58,8 +58,15 @@ def parse_args() -> argparse.Namespace:
 
 
 def env_kwargs(args: argparse.Namespace) -> dict:
-    return dict(variant=args.variant, opponents="random", reward="win", seat=0,
-                control_partner=args.control_partner, render_mode=None, team_formation="fixed")
+    return dict(
+        variant=args.variant,
+        opponents="random",
+        reward="win",
+        seat=0,
+        control_partner=args.control_partner,
+        render_mode=None,
+        team_formation="fixed",
+    )
 
 
 def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -136,7 +143,7 @@ def machine() -> str:
         pass
     mem = ""
     try:
-        kb = int(next(l for l in open("/proc/meminfo") if l.startswith("MemTotal")).split()[1])
+        kb = int(next(line for line in open("/proc/meminfo") if line.startswith("MemTotal")).split()[1])
         mem = f", {kb / 2**20:.0f} GiB"
     except (OSError, StopIteration):
         pass
@@ -150,6 +157,7 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     import gymnasium as gym
     import sb3_contrib
+    import shuangkou  # noqa: F401  (registers the env id)
     import stable_baselines3
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
@@ -157,14 +165,23 @@ def main() -> None:
     from stable_baselines3.common.vec_env import DummyVecEnv
     from tqdm import tqdm
 
-    import shuangkou  # noqa: F401  (registers the env id)
-
     t_start = time.perf_counter()
-    venv = make_vec_env(ENV_ID, n_envs=args.n_envs, seed=args.seed, vec_env_cls=DummyVecEnv, env_kwargs=env_kwargs(args))
+    venv = make_vec_env(
+        ENV_ID, n_envs=args.n_envs, seed=args.seed, vec_env_cls=DummyVecEnv, env_kwargs=env_kwargs(args)
+    )
     model = MaskablePPO(
-        "MlpPolicy", venv, learning_rate=args.lr, n_steps=args.n_steps, batch_size=args.batch_size,
-        n_epochs=args.n_epochs, gamma=args.gamma, ent_coef=args.ent_coef, seed=args.seed, device="cpu",
-        policy_kwargs=dict(net_arch=[256, 256]), verbose=0,
+        "MlpPolicy",
+        venv,
+        learning_rate=args.lr,
+        n_steps=args.n_steps,
+        batch_size=args.batch_size,
+        n_epochs=args.n_epochs,
+        gamma=args.gamma,
+        ent_coef=args.ent_coef,
+        seed=args.seed,
+        device="cpu",
+        policy_kwargs=dict(net_arch=[256, 256]),
+        verbose=0,
     )
 
     print(f"evaluating the baselines on {args.eval_deals} fixed deals ...", flush=True)
@@ -197,8 +214,12 @@ def main() -> None:
 
         def _on_training_start(self):
             self.t0 = time.perf_counter()
-            self.bar = tqdm(total=args.timesteps if args.timesteps else int(budget_s), unit="step" if args.timesteps else "s",
-                            desc="MaskablePPO", dynamic_ncols=True)
+            self.bar = tqdm(
+                total=args.timesteps if args.timesteps else int(budget_s),
+                unit="step" if args.timesteps else "s",
+                desc="MaskablePPO",
+                dynamic_ncols=True,
+            )
             self.shown = 0
             self.next_eval = 0
 
@@ -218,11 +239,15 @@ def main() -> None:
         def _on_rollout_end(self):
             if self.recent:
                 self.curve.append((self.num_timesteps, float(np.mean(self.recent))))
-                self.bar.set_postfix(steps=f"{self.num_timesteps:,}", train_win=f"{self.curve[-1][1]:.3f}", refresh=False)
+                self.bar.set_postfix(
+                    steps=f"{self.num_timesteps:,}", train_win=f"{self.curve[-1][1]:.3f}", refresh=False
+                )
             frac = self.num_timesteps / args.timesteps if args.timesteps else self.elapsed() / budget_s
             if self.next_eval < len(eval_at) and frac >= eval_at[self.next_eval]:
                 t = time.perf_counter()
-                curve_eval.append((self.num_timesteps, evaluate(model_policy(self.model, True), args, args.curve_deals)))
+                curve_eval.append(
+                    (self.num_timesteps, evaluate(model_policy(self.model, True), args, args.curve_deals))
+                )
                 self.eval_s += time.perf_counter() - t
                 while self.next_eval < len(eval_at) and frac >= eval_at[self.next_eval]:
                     self.next_eval += 1
@@ -260,13 +285,27 @@ def main() -> None:
     ex = [t for t, _ in curve_eval]
     ey = np.array([r["rate"] for _, r in curve_eval])
     yerr = np.array([[r["rate"] - r["lo"] for _, r in curve_eval], [r["hi"] - r["rate"] for _, r in curve_eval]])
-    ax.errorbar(ex, ey, yerr=yerr, fmt="o-", color="tab:orange", capsize=3,
-                label=f"greedy policy, {args.curve_deals} fixed deals (95% CI)")
+    ax.errorbar(
+        ex,
+        ey,
+        yerr=yerr,
+        fmt="o-",
+        color="tab:orange",
+        capsize=3,
+        label=f"greedy policy, {args.curve_deals} fixed deals (95% CI)",
+    )
     rr = results["masked random"]
     ax.axhline(rr["rate"], color="gray", ls="--", label=f"masked random ({args.eval_deals} deals): {rr['rate']:.3f}")
     tg = results["trained, greedy"]
-    ax.errorbar([timesteps], [tg["rate"]], yerr=[[tg["rate"] - tg["lo"]], [tg["hi"] - tg["rate"]]], fmt="s",
-                color="tab:red", capsize=4, label=f"trained, greedy ({args.eval_deals} deals): {tg['rate']:.3f}")
+    ax.errorbar(
+        [timesteps],
+        [tg["rate"]],
+        yerr=[[tg["rate"] - tg["lo"]], [tg["hi"] - tg["rate"]]],
+        fmt="s",
+        color="tab:red",
+        capsize=4,
+        label=f"trained, greedy ({args.eval_deals} deals): {tg['rate']:.3f}",
+    )
     ax.set_xlabel("timesteps (learner decisions)")
     ax.set_ylabel("win rate of the learner's team")
     who = "seats 0+2" if args.control_partner else "seat 0 (+ random partner)"
@@ -281,15 +320,17 @@ def main() -> None:
     # ---- report
     cmd = "python " + " ".join(shlex.quote(a) for a in [os.path.relpath(sys.argv[0], HERE.parent)] + sys.argv[1:])
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE, capture_output=True, text=True).stdout.strip()
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=HERE, capture_output=True, text=True
+        ).stdout.strip()
     except OSError:
         commit = "?"
     lines = [
         "# MaskablePPO against random bots",
         "",
-        f"sb3-contrib `MaskablePPO(\"MlpPolicy\")` trained on `{ENV_ID}` "
-        f"(variant `{args.variant}`, `team_formation=\"fixed\"`, opponents `\"random\"` in seats 1 and 3, "
-        f"reward `\"win\"`; the learner plays seat 0"
+        f'sb3-contrib `MaskablePPO("MlpPolicy")` trained on `{ENV_ID}` '
+        f'(variant `{args.variant}`, `team_formation="fixed"`, opponents `"random"` in seats 1 and 3, '
+        f'reward `"win"`; the learner plays seat 0'
         + (" and its partner seat 2 (`control_partner=True`)" if args.control_partner else ", seat 2 is a random bot")
         + "). One episode is one deal; the reward is +1 / −1 for the learner's team winning / losing "
         "the deal, 0 for a draw (平扣).",
@@ -303,7 +344,8 @@ def main() -> None:
         f"- Hyperparameters: {args.n_envs} envs (DummyVecEnv) × {args.n_steps} steps per rollout, batch {args.batch_size}, "
         f"{args.n_epochs} epochs, lr {args.lr:g}, γ {args.gamma:g}, entropy {args.ent_coef:g}, MLP 256×256, seed {args.seed}.",
         f"- Timesteps (learner decisions): **{timesteps:,}**"
-        + (f" (time budget {args.minutes:g} min)" if budget_s else "") + ".",
+        + (f" (time budget {args.minutes:g} min)" if budget_s else "")
+        + ".",
         f"- Wall time: training {train_s:.0f} s ({timesteps / max(train_s, 1e-9):,.0f} steps/s), "
         f"evaluations during training {cb.eval_s:.0f} s, final evaluations {eval_before_s:.0f} s before + "
         f"{eval_after_s:.0f} s after; whole script {wall_s:.0f} s.",
@@ -320,8 +362,10 @@ def main() -> None:
     ]
     for name, r in results.items():
         when = "before training" if name.startswith(("untrained", "masked")) else "after training"
-        lines.append(f"| {name} ({when}) | {r['deals']} | {r['wins']} | {r['draws']} | {r['rate']:.3f} | "
-                     f"[{r['lo']:.3f}, {r['hi']:.3f}] |")
+        lines.append(
+            f"| {name} ({when}) | {r['deals']} | {r['wins']} | {r['draws']} | {r['rate']:.3f} | "
+            f"[{r['lo']:.3f}, {r['hi']:.3f}] |"
+        )
     rr, tg = results["masked random"], results["trained, greedy"]
     lines += [
         "",

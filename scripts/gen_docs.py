@@ -1,7 +1,7 @@
 """Writes docs/observation.md from the C++ encoder's own layout and catalogue sizes.
 
-    python scripts/gen_docs.py          # rewrite the file
-    python scripts/gen_docs.py --check  # exit 1 if the file is out of date (tests run this)
+python scripts/gen_docs.py          # rewrite the file
+python scripts/gen_docs.py --check  # exit 1 if the file is out of date (tests run this)
 """
 
 from __future__ import annotations

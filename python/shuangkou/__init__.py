@@ -19,9 +19,9 @@ from ._core import (
     parse_cards,
     preset_names,
 )
+from .envs.actions import action_to_play, num_actions, play_to_action
 from .selfplay import SelfPlayResult, selfplay
 from .vector import VectorEnv
-from .envs.actions import action_to_play, num_actions, play_to_action
 
 __all__ = [
     "MAX_MOVES",

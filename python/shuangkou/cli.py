@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -82,8 +81,14 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
         raise ValueError("--replays needs --out (the replays go to OUT/replays.jsonl.gz)")
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-    bar = tqdm(total=args.games, unit="deal", unit_scale=True, disable=args.quiet, smoothing=0.3,
-               desc=f"selfplay {args.variant}")
+    bar = tqdm(
+        total=args.games,
+        unit="deal",
+        unit_scale=True,
+        disable=args.quiet,
+        smoothing=0.3,
+        desc=f"selfplay {args.variant}",
+    )
     done_before = 0
 
     def progress(done: int) -> bool:
@@ -94,9 +99,15 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
 
     try:
         result = selfplay(
-            variant=args.variant, games=args.games, agents=agents, threads=args.threads, seed=args.seed,
-            replays=replays, replay_path=(out / "replays.jsonl.gz") if replays else None,
-            progress=progress, **overrides,
+            variant=args.variant,
+            games=args.games,
+            agents=agents,
+            threads=args.threads,
+            seed=args.seed,
+            replays=replays,
+            replay_path=(out / "replays.jsonl.gz") if replays else None,
+            progress=progress,
+            **overrides,
         )
     finally:
         bar.close()
@@ -130,18 +141,29 @@ def build_parser() -> argparse.ArgumentParser:
         "with --replays, replays.jsonl.gz (one JSON record per line; shuangkou.Game.from_json replays it).",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    sp.add_argument("--variant", default="baibian",
-                    help="rule set: a preset (" + ", ".join(preset_names()) + ") or a YAML file like configs/variants/jj.yaml")
+    sp.add_argument(
+        "--variant",
+        default="baibian",
+        help="rule set: a preset (" + ", ".join(preset_names()) + ") or a YAML file like configs/variants/jj.yaml",
+    )
     sp.add_argument("--games", type=int, default=1_000_000, help="number of deals")
     sp.add_argument("--threads", type=int, default=0, help="threads (0: every core)")
-    sp.add_argument("--agents", default="random",
-                    help="built-in bots (random, heuristic): one name for every seat, two comma-separated "
-                    "for seats 0+2 and 1+3, or four, one per seat")
+    sp.add_argument(
+        "--agents",
+        default="random",
+        help="built-in bots (random, heuristic): one name for every seat, two comma-separated "
+        "for seats 0+2 and 1+3, or four, one per seat",
+    )
     sp.add_argument("--seed", type=int, default=1, help="base seed")
     sp.add_argument("--out", default=None, help="folder for summary.json, deals.npz and replays")
     sp.add_argument("--replays", default="0", help="record the first N deals, or 'all'")
-    sp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                    help="override a variant parameter, e.g. --set max_bomb=10 (repeatable)")
+    sp.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a variant parameter, e.g. --set max_bomb=10 (repeatable)",
+    )
     sp.add_argument("--quiet", action="store_true", help="no progress bar")
     sp.set_defaults(func=_cmd_selfplay)
 
@@ -152,7 +174,9 @@ def build_parser() -> argparse.ArgumentParser:
         "or with --previous only the plays that beat it.",
     )
     moves.add_argument("--variant", default="baibian", choices=preset_names(), help="rule set (default: baibian)")
-    moves.add_argument("--hand", default=SAMPLE_HAND, help="the hand, e.g. '3 3 4 5 6 7 BJ' (default: a sample 27-card hand)")
+    moves.add_argument(
+        "--hand", default=SAMPLE_HAND, help="the hand, e.g. '3 3 4 5 6 7 BJ' (default: a sample 27-card hand)"
+    )
     moves.add_argument("--previous", default="", help="the play to beat, e.g. '9 9' (default: none, leading)")
     moves.set_defaults(func=_cmd_moves)
 

@@ -250,10 +250,16 @@ def summarize(arrays: dict[str, np.ndarray], agents: Sequence[str], elapsed: flo
             "by_stars": {str(k): int(c) for k, c in enumerate(arrays["bombs_by_stars"]) if c},
         },
         "length": {
-            "actions": {"mean": float(actions.mean()) if n else 0.0, "min": int(actions.min()) if n else 0,
-                        "max": int(actions.max()) if n else 0},
-            "plays": {"mean": float(plays.mean()) if n else 0.0, "min": int(plays.min()) if n else 0,
-                      "max": int(plays.max()) if n else 0},
+            "actions": {
+                "mean": float(actions.mean()) if n else 0.0,
+                "min": int(actions.min()) if n else 0,
+                "max": int(actions.max()) if n else 0,
+            },
+            "plays": {
+                "mean": float(plays.mean()) if n else 0.0,
+                "min": int(plays.min()) if n else 0,
+                "max": int(plays.max()) if n else 0,
+            },
         },
     }
     if elapsed is not None:
@@ -280,9 +286,7 @@ def format_summary(summary: dict[str, Any]) -> str:
             f"{t['games_per_s']:,.0f} deals/s, {t['decisions_per_s']:,.0f} decisions/s"
         )
     o = summary["outcomes"]
-    lines.append(
-        f"  outcomes: double {o['double']:.1%}  single {o['single']:.1%}  draw {o['draw']:.1%}"
-    )
+    lines.append(f"  outcomes: double {o['double']:.1%}  single {o['single']:.1%}  draw {o['draw']:.1%}")
     for key, team in summary["teams"].items():
         lines.append(
             f"  seats {key.replace('_', '+')}: first out in {team['first_finisher_share']:.1%} of deals, "
@@ -296,7 +300,5 @@ def format_summary(summary: dict[str, Any]) -> str:
     stars = ", ".join(f"{k}★ {v:,}" for k, v in b["by_stars"].items())
     lines.append(f"  bombs: {b['per_deal']:.2f} per deal ({stars})")
     a = summary["length"]
-    lines.append(
-        f"  length: {a['plays']['mean']:.1f} plays, {a['actions']['mean']:.1f} actions with passes per deal"
-    )
+    lines.append(f"  length: {a['plays']['mean']:.1f} plays, {a['actions']['mean']:.1f} actions with passes per deal")
     return "\n".join(lines)

@@ -65,7 +65,9 @@ class VectorEnv:
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        if num_threads is not None and (isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 0):
+        if num_threads is not None and (
+            isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 0
+        ):
             raise ValueError(f"num_threads must be None or a non-negative integer, got {num_threads!r}")
         self.variant = variant
         self.seed = seed

@@ -28,7 +28,7 @@ from collections import Counter
 
 RANKS = "3 4 5 6 7 8 9 T J Q K A 2 SJ BJ".split()
 RANK_INDEX = {r: i for i, r in enumerate(RANKS)}
-SEQUENCE_RANKS = RANKS[:12]          # 3 .. A
+SEQUENCE_RANKS = RANKS[:12]  # 3 .. A
 JOKERS = ("SJ", "BJ")
 
 BOMB_KINDS = ("bomb", "chain_bomb", "uneven_chain_bomb", "three_kings", "heavenly_kings")
@@ -39,45 +39,95 @@ BOMB_KINDS = ("bomb", "chain_bomb", "uneven_chain_bomb", "three_kings", "heavenl
 
 _PRESETS = {
     "classic": {
-        "wild_jokers": "none", "max_bomb": "8", "chain_bomb": "false",
-        "uneven_chain": "false", "uneven_star": "max", "three_kings": "false",
-        "bomb_order": "count", "tianwang": "top", "first_lead": "previous_winner",
-        "team_formation": "by_rule", "base_table": "classic",
-        "multiplier": "bomb_count_max", "multiplier_from": "winners",
-        "contribution": "none", "collect_stars": "false", "partner_visible": "false",
+        "wild_jokers": "none",
+        "max_bomb": "8",
+        "chain_bomb": "false",
+        "uneven_chain": "false",
+        "uneven_star": "max",
+        "three_kings": "false",
+        "bomb_order": "count",
+        "tianwang": "top",
+        "first_lead": "previous_winner",
+        "team_formation": "by_rule",
+        "base_table": "classic",
+        "multiplier": "bomb_count_max",
+        "multiplier_from": "winners",
+        "contribution": "none",
+        "collect_stars": "false",
+        "partner_visible": "false",
     },
     "baibian": {
-        "wild_jokers": "BJ", "max_bomb": "8", "chain_bomb": "true",
-        "uneven_chain": "false", "uneven_star": "max", "three_kings": "true",
-        "bomb_order": "stars", "tianwang": "top", "first_lead": "revealed_card",
-        "team_formation": "by_rule", "base_table": "common",
-        "multiplier": "star_max", "multiplier_from": "winners",
-        "contribution": "player", "collect_stars": "false", "partner_visible": "false",
+        "wild_jokers": "BJ",
+        "max_bomb": "8",
+        "chain_bomb": "true",
+        "uneven_chain": "false",
+        "uneven_star": "max",
+        "three_kings": "true",
+        "bomb_order": "stars",
+        "tianwang": "top",
+        "first_lead": "revealed_card",
+        "team_formation": "by_rule",
+        "base_table": "common",
+        "multiplier": "star_max",
+        "multiplier_from": "winners",
+        "contribution": "player",
+        "collect_stars": "false",
+        "partner_visible": "false",
     },
     "qianbian": {
-        "wild_jokers": "both", "max_bomb": "8", "chain_bomb": "true",
-        "uneven_chain": "true", "uneven_star": "max", "three_kings": "true",
-        "bomb_order": "stars", "tianwang": "top", "first_lead": "revealed_card",
-        "team_formation": "by_rule", "base_table": "common",
-        "multiplier": "star_max", "multiplier_from": "all",
-        "contribution": "team", "collect_stars": "false", "partner_visible": "false",
+        "wild_jokers": "both",
+        "max_bomb": "8",
+        "chain_bomb": "true",
+        "uneven_chain": "true",
+        "uneven_star": "max",
+        "three_kings": "true",
+        "bomb_order": "stars",
+        "tianwang": "top",
+        "first_lead": "revealed_card",
+        "team_formation": "by_rule",
+        "base_table": "common",
+        "multiplier": "star_max",
+        "multiplier_from": "all",
+        "contribution": "team",
+        "collect_stars": "false",
+        "partner_visible": "false",
     },
     "qianbian_collect": {
-        "wild_jokers": "both", "max_bomb": "12", "chain_bomb": "true",
-        "uneven_chain": "true", "uneven_star": "min", "three_kings": "true",
-        "bomb_order": "stars", "tianwang": "bottom", "first_lead": "random",
-        "team_formation": "by_rule", "base_table": "common",
-        "multiplier": "star_max", "multiplier_from": "all",
-        "contribution": "team", "collect_stars": "true", "partner_visible": "false",
+        "wild_jokers": "both",
+        "max_bomb": "12",
+        "chain_bomb": "true",
+        "uneven_chain": "true",
+        "uneven_star": "min",
+        "three_kings": "true",
+        "bomb_order": "stars",
+        "tianwang": "bottom",
+        "first_lead": "random",
+        "team_formation": "by_rule",
+        "base_table": "common",
+        "multiplier": "star_max",
+        "multiplier_from": "all",
+        "contribution": "team",
+        "collect_stars": "true",
+        "partner_visible": "false",
     },
     "jj": {
-        "wild_jokers": "BJ", "max_bomb": "8", "chain_bomb": "true",
-        "uneven_chain": "false", "uneven_star": "max", "three_kings": "true",
-        "bomb_order": "stars", "tianwang": "top", "first_lead": "revealed_card",
-        "team_formation": "by_rule", "base_table": "jj",
+        "wild_jokers": "BJ",
+        "max_bomb": "8",
+        "chain_bomb": "true",
+        "uneven_chain": "false",
+        "uneven_star": "max",
+        "three_kings": "true",
+        "bomb_order": "stars",
+        "tianwang": "top",
+        "first_lead": "revealed_card",
+        "team_formation": "by_rule",
+        "base_table": "jj",
         # RULES §8 JJ: "every bomb played by anyone multiplies the deal".
-        "multiplier": "star_product", "multiplier_from": "all",
-        "contribution": "none", "collect_stars": "false", "partner_visible": "true",
+        "multiplier": "star_product",
+        "multiplier_from": "all",
+        "contribution": "none",
+        "collect_stars": "false",
+        "partner_visible": "true",
     },
 }
 
@@ -85,7 +135,7 @@ _PRESETS = {
 def preset_params(name):
     """The string parameters of preset ``name`` (a fresh dict)."""
     if name not in _PRESETS:
-        raise ValueError("unknown preset %r" % (name,))
+        raise ValueError(f"unknown preset {name!r}")
     return dict(_PRESETS[name])
 
 
@@ -93,10 +143,11 @@ def preset_params(name):
 # Parameter parsing
 # ---------------------------------------------------------------------------
 
+
 def _choice(params, key, allowed):
     value = params[key]
     if value not in allowed:
-        raise ValueError("parameter %s=%r, expected one of %s" % (key, value, allowed))
+        raise ValueError(f"parameter {key}={value!r}, expected one of {allowed}")
     return value
 
 
@@ -108,6 +159,7 @@ def _flag(params, key):
 # Stars (RULES §5)
 # ---------------------------------------------------------------------------
 
+
 def _reading_counts(kind, reading):
     """Per-rank counts of a bomb reading, checked against its kind.
 
@@ -116,35 +168,35 @@ def _reading_counts(kind, reading):
     tokens = ["T" if t == "10" else t for t in reading.split()]
     for t in tokens:
         if t not in RANK_INDEX:
-            raise ValueError("bad card token %r in reading %r" % (t, reading))
+            raise ValueError(f"bad card token {t!r} in reading {reading!r}")
     counts = sorted((RANK_INDEX[r], c) for r, c in Counter(tokens).items())
     if kind in ("three_kings", "heavenly_kings"):
         want = 3 if kind == "three_kings" else 4
         if len(tokens) != want or any(t not in JOKERS for t in tokens):
-            raise ValueError("%s reading %r is not %d jokers" % (kind, reading, want))
+            raise ValueError(f"{kind} reading {reading!r} is not {want} jokers")
         return counts
     if any(t in JOKERS for t in tokens):
-        raise ValueError("%s reading %r holds a joker" % (kind, reading))
+        raise ValueError(f"{kind} reading {reading!r} holds a joker")
     if any(c < 4 for _, c in counts):
-        raise ValueError("%s reading %r has a rank with fewer than 4 cards" % (kind, reading))
+        raise ValueError(f"{kind} reading {reading!r} has a rank with fewer than 4 cards")
     if kind == "bomb":
         if len(counts) != 1:
-            raise ValueError("bomb reading %r has more than one rank" % (reading,))
+            raise ValueError(f"bomb reading {reading!r} has more than one rank")
         return counts
     if kind in ("chain_bomb", "uneven_chain_bomb"):
         idx = [i for i, _ in counts]
         if not 3 <= len(idx) <= 6:
-            raise ValueError("%s reading %r must span 3..6 ranks" % (kind, reading))
+            raise ValueError(f"{kind} reading {reading!r} must span 3..6 ranks")
         if idx[-1] >= len(SEQUENCE_RANKS) or idx != list(range(idx[0], idx[0] + len(idx))):
-            raise ValueError("%s reading %r is not consecutive sequence ranks" % (kind, reading))
+            raise ValueError(f"{kind} reading {reading!r} is not consecutive sequence ranks")
         equal = len({c for _, c in counts}) == 1
         # docs/rule_readings.md item 3: the two kinds never describe the same reading.
         if kind == "chain_bomb" and not equal:
-            raise ValueError("chain_bomb reading %r has unequal counts" % (reading,))
+            raise ValueError(f"chain_bomb reading {reading!r} has unequal counts")
         if kind == "uneven_chain_bomb" and equal:
-            raise ValueError("uneven_chain_bomb reading %r has equal counts" % (reading,))
+            raise ValueError(f"uneven_chain_bomb reading {reading!r} has equal counts")
         return counts
-    raise ValueError("not a bomb kind: %r" % (kind,))
+    raise ValueError(f"not a bomb kind: {kind!r}")
 
 
 def bomb_stars(params, kind, reading):
@@ -160,10 +212,10 @@ def bomb_stars(params, kind, reading):
         # Under `count` order the "stars" of a bomb of any shape is its card count.
         return n_cards
     if kind == "bomb":
-        return n_cards                        # X cards -> X stars
-    y = len(counts)                           # Y consecutive ranks
+        return n_cards  # X cards -> X stars
+    y = len(counts)  # Y consecutive ranks
     if kind == "chain_bomb":
-        return counts[0][1] + y               # X + Y
+        return counts[0][1] + y  # X + Y
     # uneven chain bomb: Z + Y
     which = _choice(params, "uneven_star", ("max", "min"))
     z = max(c for _, c in counts) if which == "max" else min(c for _, c in counts)
@@ -202,8 +254,8 @@ def star_level(params, stars_list):
 # points by place (1st, 2nd, 3rd, 4th)
 BASE_TABLES = {
     "classic": {"double": (4, 4, -4, -4), "single": (2, -2, 2, -2), "draw": (0, 0, 0, 0)},
-    "common":  {"double": (4, 4, -4, -4), "single": (2, -2, 2, -2), "draw": (1, 0, 0, 1)},
-    "jj":      {"double": (6, 6, -6, -6), "single": (3, -3, 3, -3), "draw": (1, -1, -1, 1)},
+    "common": {"double": (4, 4, -4, -4), "single": (2, -2, 2, -2), "draw": (1, 0, 0, 1)},
+    "jj": {"double": (6, 6, -6, -6), "single": (3, -3, 3, -3), "draw": (1, -1, -1, 1)},
 }
 
 
@@ -257,9 +309,9 @@ def contribution_amount(s):
 def _outcome(finish_order):
     fo = [int(s) for s in finish_order]
     if sorted(fo) != [0, 1, 2, 3]:
-        raise ValueError("finish_order %r is not a permutation of 0..3" % (finish_order,))
+        raise ValueError(f"finish_order {finish_order!r} is not a permutation of 0..3")
     winning_team = team_of(fo[0])
-    partner_place = fo.index(partner_of(fo[0]))   # 1, 2 or 3 (0-based)
+    partner_place = fo.index(partner_of(fo[0]))  # 1, 2 or 3 (0-based)
     outcome = {1: "double", 2: "single", 3: "draw"}[partner_place]
     return fo, winning_team, outcome
 
@@ -272,7 +324,7 @@ def _bombs_of(record):
         if kind in BOMB_KINDS:
             seat = int(move["seat"])
             if seat not in (0, 1, 2, 3):
-                raise ValueError("bad seat %r" % (move["seat"],))
+                raise ValueError("bad seat {!r}".format(move["seat"]))
             bombs.append((seat, kind, move["reading"]))
     return bombs
 
@@ -305,8 +357,7 @@ def reference_breakdown(record):
     bombs = _bombs_of(record)
     stars = [bomb_stars(params, kind, reading) for _, kind, reading in bombs]
     collect = _flag(params, "collect_stars")
-    levels = [star_level(params, [s for (seat, _, _), s in zip(bombs, stars) if seat == p])
-              for p in range(4)]
+    levels = [star_level(params, [s for (seat, _, _), s in zip(bombs, stars) if seat == p]) for p in range(4)]
 
     frm = _choice(params, "multiplier_from", ("winners", "all"))
 
@@ -317,7 +368,7 @@ def reference_breakdown(record):
     mode = _choice(params, "multiplier", ("bomb_count_max", "star_max", "star_product"))
     multiplier = 1
     if mode == "bomb_count_max":
-        for (seat, kind, reading) in bombs:
+        for seat, kind, reading in bombs:
             if counted(seat):
                 multiplier = max(multiplier, bomb_count_factor(params, kind, reading))
     elif mode == "star_max":
@@ -336,12 +387,11 @@ def reference_breakdown(record):
     contribution = [0, 0, 0, 0]
     if cmode != "none":
         if collect:
-            for p in range(4):       # once per player, from the final star level
+            for p in range(4):  # once per player, from the final star level
                 _pay(contribution, p, contribution_amount(levels[p]), cmode)
         else:
-            for (seat, _, _), st in zip(bombs, stars):   # every bomb, both teams
+            for (seat, _, _), st in zip(bombs, stars):  # every bomb, both teams
                 _pay(contribution, seat, contribution_amount(st), cmode)
 
     total = [base[p] * multiplier + contribution[p] for p in range(4)]
-    return {"outcome": outcome, "base": base, "multiplier": multiplier,
-            "contribution": contribution, "total": total}
+    return {"outcome": outcome, "base": base, "multiplier": multiplier, "contribution": contribution, "total": total}

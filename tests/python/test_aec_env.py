@@ -14,9 +14,8 @@ import numpy as np
 import pytest
 
 pettingzoo = pytest.importorskip("pettingzoo")
-from pettingzoo.test import api_test, seed_test  # noqa: E402
-
 import shuangkou as sk  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
 from shuangkou.envs.actions import catalogue  # noqa: E402
 from shuangkou.envs.render import card_names, render_game  # noqa: E402
 
@@ -408,7 +407,12 @@ def test_observation_hides_other_hands(variant):
             assert other.current_player() == g.current_player()
             obs = encode(other, seat)
             diff = np.flatnonzero(obs != base)
-            names = [d["name"] for d in sk._core.observation_layout() for i in diff if d["offset"] <= i < d["offset"] + d["size"]]
+            names = [
+                d["name"]
+                for d in sk._core.observation_layout()
+                for i in diff
+                if d["offset"] <= i < d["offset"] + d["size"]
+            ]
             assert diff.size == 0, f"seat {seat} sees the hidden cards: slices {sorted(set(names))}"
             checked += 1
     assert checked >= 60
@@ -431,7 +435,9 @@ def test_jj_observation_shows_the_partner_hand():
         hands[partner], hands[opponent] = " ".join(hp), " ".join(ho)
         other = replay_with_hands("jj", g, hands)
         diff = np.flatnonzero(encode(other, seat) != encode(g, seat))
-        names = {d["name"] for d in sk._core.observation_layout() for x in diff if d["offset"] <= x < d["offset"] + d["size"]}
+        names = {
+            d["name"] for d in sk._core.observation_layout() for x in diff if d["offset"] <= x < d["offset"] + d["size"]
+        }
         assert "partner_hand" in names
         changed += 1
         # in a variant without 双明 the same change is invisible

@@ -10,7 +10,6 @@ are accepted, so bad cards are tried in both forms.
 """
 
 import pytest
-
 import shuangkou as sk
 
 PRESETS = ["classic", "baibian", "qianbian", "qianbian_collect", "jj"]
@@ -28,8 +27,7 @@ def as_str(cards):
     return cards
 
 
-CARD_FORMS = pytest.mark.parametrize("form", [as_str, as_list, as_tuple],
-                                     ids=["str", "list", "tuple"])
+CARD_FORMS = pytest.mark.parametrize("form", [as_str, as_list, as_tuple], ids=["str", "list", "tuple"])
 
 
 def snapshot(plays):
@@ -47,10 +45,10 @@ BAD_CARDS = [
     ("LJ", ["'LJ'"]),
     ("5 6 joker", ["'joker'"]),
     ("-", ["'-'"]),
-    ("7 7 7 7 7 7 7 7 7", ["more than 8", "'7'"]),           # nine 7s
-    ("SJ SJ SJ", ["more than 2", "'SJ'"]),                     # three SJ
-    ("BJ 5 BJ bj", ["more than 2", "'BJ'"]),                   # case-folded count
-    ("10 T 10 t T 10 T t 10", ["more than 8", "'T'"]),         # nine tens, both spellings
+    ("7 7 7 7 7 7 7 7 7", ["more than 8", "'7'"]),  # nine 7s
+    ("SJ SJ SJ", ["more than 2", "'SJ'"]),  # three SJ
+    ("BJ 5 BJ bj", ["more than 2", "'BJ'"]),  # case-folded count
+    ("10 T 10 t T 10 T t 10", ["more than 8", "'T'"]),  # nine tens, both spellings
 ]
 BAD_CARD_IDS = [c for c, _ in BAD_CARDS]
 
@@ -73,15 +71,19 @@ def test_parse_cards_bad_cards(form, cards, needles):
     check_message(exc_info, needles)
 
 
-@pytest.mark.parametrize("value,needle", [
-    (5, "int"),
-    (None, "NoneType"),
-    (5.0, "float"),
-    ({"5": 1}, "dict"),
-    ([5, 6], "int"),            # tokens must be strings
-    (["5", None], "NoneType"),
-    ([["5"]], "list"),
-], ids=["int", "None", "float", "dict", "list-of-int", "list-with-None", "nested-list"])
+@pytest.mark.parametrize(
+    "value,needle",
+    [
+        (5, "int"),
+        (None, "NoneType"),
+        (5.0, "float"),
+        ({"5": 1}, "dict"),
+        ([5, 6], "int"),  # tokens must be strings
+        (["5", None], "NoneType"),
+        ([["5"]], "list"),
+    ],
+    ids=["int", "None", "float", "dict", "list-of-int", "list-with-None", "nested-list"],
+)
 def test_parse_cards_wrong_types(value, needle):
     with pytest.raises(ValueError) as exc_info:
         sk.parse_cards(value)
@@ -93,8 +95,11 @@ def test_parse_cards_eight_copies_and_two_jokers_are_fine():
     assert sk.parse_cards("SJ SJ BJ BJ") == "SJ SJ BJ BJ"
 
 
-@pytest.mark.parametrize("tokens", [["5 6"], ["5,6"], ["5", ""], ["5", " 6"]],
-                         ids=["space-inside", "comma-inside", "empty-token", "leading-space"])
+@pytest.mark.parametrize(
+    "tokens",
+    [["5 6"], ["5,6"], ["5", ""], ["5", " 6"]],
+    ids=["space-inside", "comma-inside", "empty-token", "leading-space"],
+)
 def test_parse_cards_list_item_must_be_one_token(tokens):
     with pytest.raises(ValueError):
         sk.parse_cards(tokens)
@@ -130,9 +135,11 @@ def test_unknown_parameter_lists_the_known_ones():
     check_message(exc_info, ["'jokers_wild'", "max_bomb", "wild_jokers", "bomb_order"])
 
 
-@pytest.mark.parametrize("value", [3, 13, 0, -1, 100, "eight", "3", "13", "8.0", "", " 8",
-                                   8.5, 8.0, True, False, None, [8]],
-                         ids=lambda v: repr(v))
+@pytest.mark.parametrize(
+    "value",
+    [3, 13, 0, -1, 100, "eight", "3", "13", "8.0", "", " 8", 8.5, 8.0, True, False, None, [8]],
+    ids=lambda v: repr(v),
+)
 def test_max_bomb_bad_value(value):
     with pytest.raises(ValueError) as exc_info:
         sk.Rules("qianbian", max_bomb=value)
@@ -140,7 +147,7 @@ def test_max_bomb_bad_value(value):
 
 
 @pytest.mark.parametrize("name", ["max_bomb", "chain_bomb", "bomb_order"])
-@pytest.mark.parametrize("value", [10 ** 30, -10 ** 30], ids=["huge", "-huge"])
+@pytest.mark.parametrize("value", [10**30, -(10**30)], ids=["huge", "-huge"])
 def test_huge_int_override_is_a_value_error(name, value):
     with pytest.raises(ValueError) as exc_info:
         sk.Rules("qianbian", **{name: value})
@@ -148,8 +155,7 @@ def test_huge_int_override_is_a_value_error(name, value):
 
 
 @pytest.mark.parametrize("alias", ["wild", "wild_jokers"])
-@pytest.mark.parametrize("value", ["SJ", "sj only", "all", "true", 1, 2.0],
-                         ids=lambda v: repr(v))
+@pytest.mark.parametrize("value", ["SJ", "sj only", "all", "true", 1, 2.0], ids=lambda v: repr(v))
 def test_wild_bad_value(alias, value):
     with pytest.raises(ValueError) as exc_info:
         sk.Rules("baibian", **{alias: value})
@@ -269,8 +275,11 @@ def test_read_bad_cards(method, form, cards, needles):
 
 
 @pytest.mark.parametrize("method", ["read", "readings"])
-@pytest.mark.parametrize("value,needle", [(5, "int"), (None, "NoneType"), ([7, 7], "int"),
-                                          (7.0, "float")], ids=["int", "None", "list-int", "float"])
+@pytest.mark.parametrize(
+    "value,needle",
+    [(5, "int"), (None, "NoneType"), ([7, 7], "int"), (7.0, "float")],
+    ids=["int", "None", "list-int", "float"],
+)
 def test_read_wrong_types(method, value, needle):
     r = sk.Rules("baibian")
     with pytest.raises(ValueError) as exc_info:
@@ -309,8 +318,7 @@ def test_beats_bad_cards_in_b(form, cards, needles):
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-@pytest.mark.parametrize("b", ["5 6", "", "5 5 5 6 6 6", "Q K A 2 3", "3 3 4 4", "5 6 7 8"],
-                         ids=repr)
+@pytest.mark.parametrize("b", ["5 6", "", "5 5 5 6 6 6", "Q K A 2 3", "3 3 4 4", "5 6 7 8"], ids=repr)
 def test_beats_b_not_a_valid_play(preset, b):
     r = sk.Rules(preset)
     with pytest.raises(ValueError) as exc_info:
@@ -318,13 +326,16 @@ def test_beats_b_not_a_valid_play(preset, b):
     check_message(exc_info, ["b", "not a valid play", f"'{b}'"])
 
 
-@pytest.mark.parametrize("preset,b", [
-    ("classic", "5 6 7 8 BJ"),     # no wild jokers in classic
-    ("classic", "SJ BJ"),
-    ("baibian", "5 5 SJ"),         # SJ is not wild in baibian
-    ("jj", "5 5 SJ"),
-    ("classic", "SJ SJ BJ"),       # no three-king bomb in classic
-])
+@pytest.mark.parametrize(
+    "preset,b",
+    [
+        ("classic", "5 6 7 8 BJ"),  # no wild jokers in classic
+        ("classic", "SJ BJ"),
+        ("baibian", "5 5 SJ"),  # SJ is not wild in baibian
+        ("jj", "5 5 SJ"),
+        ("classic", "SJ SJ BJ"),  # no three-king bomb in classic
+    ],
+)
 def test_beats_b_invalid_string_under_these_rules(preset, b):
     r = sk.Rules(preset)
     with pytest.raises(ValueError) as exc_info:
@@ -332,14 +343,17 @@ def test_beats_b_invalid_string_under_these_rules(preset, b):
     check_message(exc_info, ["not a valid play", f"'{b}'"])
 
 
-@pytest.mark.parametrize("source,cards,target", [
-    ("qianbian", "5 5 SJ", "baibian"),                       # SJ wild only in qianbian
-    ("baibian", "5 6 7 8 BJ", "classic"),                    # no wilds in classic
-    ("baibian", "SJ SJ BJ", "classic"),                      # no three kings in classic
-    ("qianbian_collect", "8 8 8 8 8 8 8 8 SJ BJ", "qianbian"),   # ten-card bomb > max_bomb 8
-    ("qianbian", "7 7 7 7 8 8 8 8 8 9 9 9 9", "baibian"),    # no uneven chain bombs
-    ("baibian", "7 7 7 7 8 8 8 8 9 9 9 9", "classic"),       # no chain bombs in classic
-])
+@pytest.mark.parametrize(
+    "source,cards,target",
+    [
+        ("qianbian", "5 5 SJ", "baibian"),  # SJ wild only in qianbian
+        ("baibian", "5 6 7 8 BJ", "classic"),  # no wilds in classic
+        ("baibian", "SJ SJ BJ", "classic"),  # no three kings in classic
+        ("qianbian_collect", "8 8 8 8 8 8 8 8 SJ BJ", "qianbian"),  # ten-card bomb > max_bomb 8
+        ("qianbian", "7 7 7 7 8 8 8 8 8 9 9 9 9", "baibian"),  # no uneven chain bombs
+        ("baibian", "7 7 7 7 8 8 8 8 9 9 9 9", "classic"),  # no chain bombs in classic
+    ],
+)
 def test_beats_b_play_invalid_under_these_rules(source, cards, target):
     p = sk.Rules(source).read(cards)
     assert p is not None
@@ -349,8 +363,9 @@ def test_beats_b_play_invalid_under_these_rules(source, cards, target):
     check_message(exc_info, ["b", "not a valid play", cards])
 
 
-@pytest.mark.parametrize("value,needle", [(5, "int"), (None, "NoneType"), ([3, 4], "int")],
-                         ids=["int", "None", "list-int"])
+@pytest.mark.parametrize(
+    "value,needle", [(5, "int"), (None, "NoneType"), ([3, 4], "int")], ids=["int", "None", "list-int"]
+)
 def test_beats_wrong_types(value, needle):
     r = sk.Rules("classic")
     with pytest.raises(ValueError) as exc_info:
@@ -397,8 +412,7 @@ def test_legal_moves_previous_with_bad_cards(form, cards, needles):
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-@pytest.mark.parametrize("previous", ["5 6", "", "5 5 5 6 6 6", "2 3 4 5 6", "3 3 4 4"],
-                         ids=repr)
+@pytest.mark.parametrize("previous", ["5 6", "", "5 5 5 6 6 6", "2 3 4 5 6", "3 3 4 4"], ids=repr)
 def test_legal_moves_previous_not_a_valid_play(preset, previous):
     r = sk.Rules(preset)
     with pytest.raises(ValueError) as exc_info:
@@ -416,9 +430,11 @@ def test_legal_moves_previous_play_invalid_under_these_rules():
     check_message(exc_info, ["previous", "not a valid play", "5 5 SJ"])
 
 
-@pytest.mark.parametrize("value,needle", [(5, "int"), (5.5, "float"), ({"5": 1}, "dict"),
-                                          ([5], "int"), (["5", 6], "int")],
-                         ids=["int", "float", "dict", "list-int", "mixed-list"])
+@pytest.mark.parametrize(
+    "value,needle",
+    [(5, "int"), (5.5, "float"), ({"5": 1}, "dict"), ([5], "int"), (["5", 6], "int")],
+    ids=["int", "float", "dict", "list-int", "mixed-list"],
+)
 def test_legal_moves_wrong_types(value, needle):
     r = sk.Rules("baibian")
     with pytest.raises(ValueError) as exc_info:

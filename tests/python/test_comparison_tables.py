@@ -12,7 +12,6 @@ Shorthand used in comments: "7s/12c" = 7 stars, 12 cards.
 """
 
 import pytest
-
 import shuangkou as sk
 
 
@@ -179,7 +178,12 @@ COLLECT = [
     ("qianbian_collect", "3 3 3 3 4 4 4 4 5 5 5 5", "3 3 3 3 4 4 4 4 4 5 5 5 5", True),  # 7s/12c vs 7s/13c
     ("qianbian_collect", "3 3 3 3 4 4 4 4 4 5 5 5 5", "3 3 3 3 4 4 4 4 5 5 5 5", False),
     ("qianbian_collect", "7 7 7 7 7 7 7 7 SJ", "3 3 3 3 4 4 4 4 4 5 5 5 5 5 5 6 6 6 6 6 6 6 6", True),  # 9 > 8
-    ("qianbian_collect", "7 7 7 7 7 7 7 7 SJ SJ BJ BJ", "3 3 3 3 3 3 3 3 4 4 4 4 4 4 4 4 5 5 5 5 5 5 5 5", True),  # 12 > 11
+    (
+        "qianbian_collect",
+        "7 7 7 7 7 7 7 7 SJ SJ BJ BJ",
+        "3 3 3 3 3 3 3 3 4 4 4 4 4 4 4 4 5 5 5 5 5 5 5 5",
+        True,
+    ),  # 12 > 11
     ("qianbian_collect", "3 3 3 3 3 3 3 3 4 4 4 4 4 4 4 4 5 5 5 5 5 5 5 5", "7 7 7 7 7 7 7 7 SJ", True),  # 11 > 9
     ("qianbian_collect", "2 2 2 2 2 2 2 2 SJ", "A A A A A A A A SJ", True),  # 9 stars, same size, key
     ("qianbian_collect tianwang=top", "SJ SJ BJ BJ", "3 3 3 3 3 3 3", True),
@@ -211,8 +215,7 @@ def _id(case):
 
 def test_table_size():
     assert len(CASES) >= 60
-    assert {c[0].split()[0] for c in CASES} == {
-        "classic", "baibian", "qianbian", "qianbian_collect", "jj"}
+    assert {c[0].split()[0] for c in CASES} == {"classic", "baibian", "qianbian", "qianbian_collect", "jj"}
 
 
 @pytest.mark.parametrize("spec,a,b,expected", CASES, ids=[_id(c) for c in CASES])

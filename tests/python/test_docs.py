@@ -8,5 +8,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_observation_doc_is_up_to_date():
-    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_docs.py"), "--check"], capture_output=True, text=True)
+    p = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "gen_docs.py"), "--check"], capture_output=True, text=True
+    )
     assert p.returncode == 0, p.stderr

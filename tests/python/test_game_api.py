@@ -31,7 +31,6 @@ import random
 import re
 
 import pytest
-
 import shuangkou as sk
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -139,36 +138,36 @@ def play_random(g, rnd, max_actions=2000):
 # Leader seat 0; turn order 0 1 2 3.
 CLASSIC_HANDS = ["3 7 7 7 7 7 9 T T K", "4 J J 2", "5 A 2", "6 8 8 Q"]
 CLASSIC_SCRIPT = [
-    "0> 3",        # 1
-    "1: 4",        # 2
-    "2: pass",     # 3
-    "3: 6",        # 4
-    "0: pass",     # 5  (a pass does not bar...)
-    "1: pass",     # 6
-    "2: pass",     # 7  every other holder passed since 3's 6: trick ends, seat 3 leads
-    "3> 8 8",      # 8
-    "0: T T",      # 9
-    "1: pass",     # 10 (seat 1 could beat with J J; passing is always allowed)
-    "2: pass",     # 11
-    "3: pass",     # 12 -> seat 0 won the trick and leads again
-    "0> K",        # 13
-    "1: 2",        # 14
-    "2: pass",     # 15
-    "3: pass",     # 16
+    "0> 3",  # 1
+    "1: 4",  # 2
+    "2: pass",  # 3
+    "3: 6",  # 4
+    "0: pass",  # 5  (a pass does not bar...)
+    "1: pass",  # 6
+    "2: pass",  # 7  every other holder passed since 3's 6: trick ends, seat 3 leads
+    "3> 8 8",  # 8
+    "0: T T",  # 9
+    "1: pass",  # 10 (seat 1 could beat with J J; passing is always allowed)
+    "2: pass",  # 11
+    "3: pass",  # 12 -> seat 0 won the trick and leads again
+    "0> K",  # 13
+    "1: 2",  # 14
+    "2: pass",  # 15
+    "3: pass",  # 16
     "0: 7 7 7 7 7",  # 17 a 5-card bomb of the winning team: x2 (section 8, classic)
-    "1: pass",     # 18
-    "2: pass",     # 19
-    "3: pass",     # 20 -> seat 0 leads
-    "0> 9 out",    # 21 seat 0 goes out 1st
-    "1: pass",     # 22
-    "2: pass",     # 23
-    "3: pass",     # 24 the last card won the trick: 接风, partner seat 2 leads
-    "2> 5",        # 25
-    "3: Q out",    # 26 seat 3 out 2nd; seat 0 is skipped
-    "1: pass",     # 27
-    "2: A",        # 28 seat 2 beats the finishing play
-    "1: pass",     # 29 only seat 1 else holds cards: trick ends; winner seat 2 leads (no 接风 to 1)
-    "2> 2 out",    # 30 seat 2 out 3rd: team {0,2} is out, the deal ends at once
+    "1: pass",  # 18
+    "2: pass",  # 19
+    "3: pass",  # 20 -> seat 0 leads
+    "0> 9 out",  # 21 seat 0 goes out 1st
+    "1: pass",  # 22
+    "2: pass",  # 23
+    "3: pass",  # 24 the last card won the trick: 接风, partner seat 2 leads
+    "2> 5",  # 25
+    "3: Q out",  # 26 seat 3 out 2nd; seat 0 is skipped
+    "1: pass",  # 27
+    "2: A",  # 28 seat 2 beats the finishing play
+    "1: pass",  # 29 only seat 1 else holds cards: trick ends; winner seat 2 leads (no 接风 to 1)
+    "2> 2 out",  # 30 seat 2 out 3rd: team {0,2} is out, the deal ends at once
 ]
 # Places [0, 3, 2, 1]: team {0,2} has 1st and 3rd -> single (单扣).
 # Classic base single 2/-2/2/-2 by place: s0 +2, s3 -2, s2 +2, s1 -2.
@@ -199,8 +198,13 @@ def test_classic_scripted_deal():
     assert g.outcome() == "single"
     assert g.scores() == [4, -4, 4, -4]
     b = g.score_breakdown()
-    assert b == {"outcome": "single", "base": [2, -2, 2, -2], "multiplier": 2,
-                 "contribution": [0, 0, 0, 0], "total": [4, -4, 4, -4]}
+    assert b == {
+        "outcome": "single",
+        "base": [2, -2, 2, -2],
+        "multiplier": 2,
+        "contribution": [0, 0, 0, 0],
+        "total": [4, -4, 4, -4],
+    }
     assert sk.Rules("classic").score([0, 3, 2, 1], [(0, "7 7 7 7 7")]) == [4, -4, 4, -4]
     assert g.hand(1) == "J J"
     assert len(g.history()) == 30
@@ -208,41 +212,40 @@ def test_classic_scripted_deal():
 
 # ---- baibian ---------------------------------------------------------------
 # Leader seat 2; turn order 2 3 0 1. BJ wild.
-BAIBIAN_HANDS = ["3 3 5 5 5 5 5 Q 2 BJ", "3 4 6 6 9 9 9 9 9 9 9 T K K SJ",
-                 "4 5 6 6 7 Q Q BJ", "5 6 7 8 9 J A"]
+BAIBIAN_HANDS = ["3 3 5 5 5 5 5 Q 2 BJ", "3 4 6 6 9 9 9 9 9 9 9 T K K SJ", "4 5 6 6 7 Q Q BJ", "5 6 7 8 9 J A"]
 BAIBIAN_SCRIPT = [
-    "2> 4 5 6 7 BJ",   # 1  straight, highest reading 4-8
-    "3: 5 6 7 8 9",    # 2  straight 5-9 beats 4-8
-    "0: pass",         # 3
-    "1: pass",         # 4
-    "2: pass",         # 5  -> seat 3 won, leads
-    "3> J",            # 6
-    "0: Q",            # 7
-    "1: pass",         # 8
-    "2: pass",         # 9
-    "3: pass",         # 10 -> seat 0 leads
-    "0> 3 3",          # 11
-    "1: K K",          # 12
-    "2: pass",         # 13
-    "3: pass",         # 14
-    "0: 5 5 5 5 5 BJ",       # 15 six 5s: 6 stars; +6 seat 0, -2 each other
-    "1: 9 9 9 9 9 9 9",      # 16 seven 9s: 7 stars; +12 seat 1, -4 each other
-    "2: pass",         # 17
-    "3: pass",         # 18
-    "0: pass",         # 19 -> seat 1 leads
-    "1> T",            # 20
-    "2: pass",         # 21
-    "3: A out",        # 22 seat 3 out 1st
-    "0: pass",         # 23
-    "1: pass",         # 24
-    "2: pass",         # 25 last card won: 接风, partner seat 1 leads
-    "1> 4",            # 26
-    "2: 6",            # 27
-    "0: 2 out",        # 28 seat 0 out 2nd
-    "1: SJ",           # 29 seat 1 beats the finishing play (SJ is a plain single here)
-    "2: pass",         # 30 -> seat 1 leads (it won; it still holds cards)
-    "1> 6 6",          # 31
-    "2: Q Q out",      # 32 seat 2 out: team {0,2} is out, the deal ends; seat 1 last
+    "2> 4 5 6 7 BJ",  # 1  straight, highest reading 4-8
+    "3: 5 6 7 8 9",  # 2  straight 5-9 beats 4-8
+    "0: pass",  # 3
+    "1: pass",  # 4
+    "2: pass",  # 5  -> seat 3 won, leads
+    "3> J",  # 6
+    "0: Q",  # 7
+    "1: pass",  # 8
+    "2: pass",  # 9
+    "3: pass",  # 10 -> seat 0 leads
+    "0> 3 3",  # 11
+    "1: K K",  # 12
+    "2: pass",  # 13
+    "3: pass",  # 14
+    "0: 5 5 5 5 5 BJ",  # 15 six 5s: 6 stars; +6 seat 0, -2 each other
+    "1: 9 9 9 9 9 9 9",  # 16 seven 9s: 7 stars; +12 seat 1, -4 each other
+    "2: pass",  # 17
+    "3: pass",  # 18
+    "0: pass",  # 19 -> seat 1 leads
+    "1> T",  # 20
+    "2: pass",  # 21
+    "3: A out",  # 22 seat 3 out 1st
+    "0: pass",  # 23
+    "1: pass",  # 24
+    "2: pass",  # 25 last card won: 接风, partner seat 1 leads
+    "1> 4",  # 26
+    "2: 6",  # 27
+    "0: 2 out",  # 28 seat 0 out 2nd
+    "1: SJ",  # 29 seat 1 beats the finishing play (SJ is a plain single here)
+    "2: pass",  # 30 -> seat 1 leads (it won; it still holds cards)
+    "1> 6 6",  # 31
+    "2: Q Q out",  # 32 seat 2 out: team {0,2} is out, the deal ends; seat 1 last
 ]
 # Places [3, 0, 2, 1]: team {1,3} (first finisher's) has 1st and 4th -> draw (平扣).
 # Common base draw 1/0/0/1 by place: s3 1, s0 0, s2 0, s1 1 -> by seat [0, 1, 0, 1].
@@ -274,13 +277,17 @@ def test_baibian_scripted_deal():
     def after_30(g):
         assert g.current_player() == 1 and g.is_leading() and g.finish_order() == [3, 0]
 
-    play_script(g, BAIBIAN_HANDS, BAIBIAN_SCRIPT, {1: after_1, 15: after_15, 25: after_25, 30: after_30},
-                running)
+    play_script(g, BAIBIAN_HANDS, BAIBIAN_SCRIPT, {1: after_1, 15: after_15, 25: after_25, 30: after_30}, running)
     assert g.finish_order() == [3, 0, 2, 1]
     assert g.outcome() == "draw"
     assert g.scores() == [2, 18, -6, 2]
-    assert g.score_breakdown() == {"outcome": "draw", "base": [0, 1, 0, 1], "multiplier": 8,
-                                   "contribution": [2, 10, -6, -6], "total": [2, 18, -6, 2]}
+    assert g.score_breakdown() == {
+        "outcome": "draw",
+        "base": [0, 1, 0, 1],
+        "multiplier": 8,
+        "contribution": [2, 10, -6, -6],
+        "total": [2, 18, -6, 2],
+    }
     assert g.hand(1) == "3"
     r = sk.Rules("baibian")
     assert r.score([3, 0, 2, 1], [(0, "5 5 5 5 5 BJ"), (1, "9 9 9 9 9 9 9")]) == [2, 18, -6, 2]
@@ -290,30 +297,30 @@ def test_baibian_scripted_deal():
 # Leader seat 1; turn order 1 2 3 0. SJ and BJ wild.
 QIANBIAN_HANDS = ["3 3 4 4 8 8 8 8 8 SJ BJ", "5 5 T J J J Q Q SJ", "7 7 9 9 9 A", "6 K K K 2"]
 QIANBIAN_SCRIPT = [
-    "1> 5 5 SJ",       # 1  triple of 5s (SJ wild)
-    "2: 9 9 9",        # 2
-    "3: pass",         # 3
-    "0: pass",         # 4
-    "1: J J J",        # 5
-    "2: pass",         # 6
-    "3: K K K",        # 7  seat 3 passed before and still plays in the same trick
-    "0: pass",         # 8
-    "1: pass",         # 9
-    "2: pass",         # 10 -> seat 3 leads
-    "3> 6",            # 11
+    "1> 5 5 SJ",  # 1  triple of 5s (SJ wild)
+    "2: 9 9 9",  # 2
+    "3: pass",  # 3
+    "0: pass",  # 4
+    "1: J J J",  # 5
+    "2: pass",  # 6
+    "3: K K K",  # 7  seat 3 passed before and still plays in the same trick
+    "0: pass",  # 8
+    "1: pass",  # 9
+    "2: pass",  # 10 -> seat 3 leads
+    "3> 6",  # 11
     "0: 8 8 8 8 8 SJ",  # 12 six 8s, 6 stars: team contribution +6 to 0 and 2, -2 to 1 and 3
-    "1: pass",         # 13
-    "2: pass",         # 14
-    "3: pass",         # 15 -> seat 0 leads
-    "0> 3",            # 16
-    "1: T",            # 17
-    "2: A",            # 18
-    "3: 2 out",        # 19 seat 3 out 1st
-    "0: BJ",           # 20 seat 0 beats the finishing play (a lone BJ is a single)
-    "1: pass",         # 21
-    "2: pass",         # 22 -> seat 0 leads (no 接风 for seat 1)
-    "0> 4 4",          # 23
-    "1: Q Q out",      # 24 seat 1 out: team {1,3} out; the deal ends
+    "1: pass",  # 13
+    "2: pass",  # 14
+    "3: pass",  # 15 -> seat 0 leads
+    "0> 3",  # 16
+    "1: T",  # 17
+    "2: A",  # 18
+    "3: 2 out",  # 19 seat 3 out 1st
+    "0: BJ",  # 20 seat 0 beats the finishing play (a lone BJ is a single)
+    "1: pass",  # 21
+    "2: pass",  # 22 -> seat 0 leads (no 接风 for seat 1)
+    "0> 4 4",  # 23
+    "1: Q Q out",  # 24 seat 1 out: team {1,3} out; the deal ends
 ]
 # Places: 3, 1, then the two holders in turn order after seat 1: seat 2, then
 # seat 0 -> [3, 1, 2, 0]. Team {1,3} has 1st and 2nd -> double (双扣).
@@ -339,8 +346,13 @@ def test_qianbian_scripted_deal():
     assert g.finish_order() == [3, 1, 2, 0]
     assert g.outcome() == "double"
     assert g.scores() == [-10, 14, -10, 14]
-    assert g.score_breakdown() == {"outcome": "double", "base": [-4, 4, -4, 4], "multiplier": 4,
-                                   "contribution": [6, -2, 6, -2], "total": [-10, 14, -10, 14]}
+    assert g.score_breakdown() == {
+        "outcome": "double",
+        "base": [-4, 4, -4, 4],
+        "multiplier": 4,
+        "contribution": [6, -2, 6, -2],
+        "total": [-10, 14, -10, 14],
+    }
     assert g.hand(0) == "3" and g.hand(2) == "7 7"
     assert sk.Rules("qianbian").score([3, 1, 2, 0], [(0, "8 8 8 8 8 SJ")]) == [-10, 14, -10, 14]
 
@@ -349,27 +361,27 @@ def test_qianbian_scripted_deal():
 # Leader seat 3 (a set deal names it; the variant's rule is random); turn order 3 0 1 2.
 COLLECT_HANDS = ["4 8 8 A A", "4 5 6 7 8 9 9 9 9 9 T T", "6 6 6 6 6 J J J J J K", "3 3 4 5 5 6 7 Q Q"]
 COLLECT_SCRIPT = [
-    "3> 3 4 5 6 7",     # 1
-    "0: pass",          # 2
-    "1: 4 5 6 7 8",     # 3
-    "2: 6 6 6 6 6",     # 4  5 stars
-    "3: pass",          # 5
-    "0: pass",          # 6
-    "1: 9 9 9 9 9",     # 7  5 stars, fewer-or-equal cards, higher key: beats
-    "2: J J J J J",     # 8  5 stars, key J: beats
-    "3: pass",          # 9
-    "0: pass",          # 10
-    "1: pass",          # 11 -> seat 2 leads
-    "2> K out",         # 12 seat 2 out 1st
-    "3: pass",          # 13
-    "0: pass",          # 14
-    "1: pass",          # 15 last card won: 接风, seat 0 leads
-    "0> 8 8",           # 16
-    "1: T T out",       # 17 seat 1 out 2nd
-    "3: pass",          # 18
-    "0: A A",           # 19 seat 0 beats the finishing play
-    "3: pass",          # 20 -> seat 0 won and holds cards: it leads (接风 would give seat 3)
-    "0> 4 out",         # 21 seat 0 out: team {0,2} out; seat 3 last
+    "3> 3 4 5 6 7",  # 1
+    "0: pass",  # 2
+    "1: 4 5 6 7 8",  # 3
+    "2: 6 6 6 6 6",  # 4  5 stars
+    "3: pass",  # 5
+    "0: pass",  # 6
+    "1: 9 9 9 9 9",  # 7  5 stars, fewer-or-equal cards, higher key: beats
+    "2: J J J J J",  # 8  5 stars, key J: beats
+    "3: pass",  # 9
+    "0: pass",  # 10
+    "1: pass",  # 11 -> seat 2 leads
+    "2> K out",  # 12 seat 2 out 1st
+    "3: pass",  # 13
+    "0: pass",  # 14
+    "1: pass",  # 15 last card won: 接风, seat 0 leads
+    "0> 8 8",  # 16
+    "1: T T out",  # 17 seat 1 out 2nd
+    "3: pass",  # 18
+    "0: A A",  # 19 seat 0 beats the finishing play
+    "3: pass",  # 20 -> seat 0 won and holds cards: it leads (接风 would give seat 3)
+    "0> 4 out",  # 21 seat 0 out: team {0,2} out; seat 3 last
 ]
 # Places [2, 1, 0, 3]: team {0,2} 1st and 3rd -> single. Base 2/-2/2/-2 by place:
 # by seat [2, -2, 2, -2].
@@ -394,8 +406,13 @@ def test_qianbian_collect_scripted_deal():
     assert g.finish_order() == [2, 1, 0, 3]
     assert g.outcome() == "single"
     assert g.scores() == [14, -10, 14, -10]
-    assert g.score_breakdown() == {"outcome": "single", "base": [2, -2, 2, -2], "multiplier": 4,
-                                   "contribution": [6, -2, 6, -2], "total": [14, -10, 14, -10]}
+    assert g.score_breakdown() == {
+        "outcome": "single",
+        "base": [2, -2, 2, -2],
+        "multiplier": 4,
+        "contribution": [6, -2, 6, -2],
+        "total": [14, -10, 14, -10],
+    }
     assert g.hand(3) == "3 5 Q Q"
     r = sk.Rules("qianbian_collect")
     assert r.score([2, 1, 0, 3], [(2, "6 6 6 6 6"), (1, "9 9 9 9 9"), (2, "J J J J J")]) == [14, -10, 14, -10]
@@ -405,28 +422,28 @@ def test_qianbian_collect_scripted_deal():
 # Leader seat 0; turn order 0 1 2 3. BJ wild; partner's hand visible.
 JJ_HANDS = ["3 3 4 4 5 5 7 7 7 7 7 7 Q K BJ", "6 6 A SJ SJ BJ", "5 8 8 9 9 9 T T 2", "4 T J"]
 JJ_SCRIPT = [
-    "0> 3 3 4 4 5 5",   # 1 pair chain
-    "1: pass",          # 2
-    "2: 8 8 9 9 T T",   # 3
-    "3: pass",          # 4
-    "0: pass",          # 5
-    "1: pass",          # 6 -> seat 2 leads
-    "2> 9",             # 7
-    "3: J",             # 8
-    "0: K",             # 9
-    "1: SJ SJ BJ",      # 10 three-king bomb, 6 stars -> x2
-    "2: pass",          # 11
-    "3: pass",          # 12
+    "0> 3 3 4 4 5 5",  # 1 pair chain
+    "1: pass",  # 2
+    "2: 8 8 9 9 T T",  # 3
+    "3: pass",  # 4
+    "0: pass",  # 5
+    "1: pass",  # 6 -> seat 2 leads
+    "2> 9",  # 7
+    "3: J",  # 8
+    "0: K",  # 9
+    "1: SJ SJ BJ",  # 10 three-king bomb, 6 stars -> x2
+    "2: pass",  # 11
+    "3: pass",  # 12
     "0: 7 7 7 7 7 7 BJ",  # 13 seven 7s, 7 stars -> x3
-    "1: pass",          # 14
-    "2: pass",          # 15
-    "3: pass",          # 16 -> seat 0 leads
-    "0> Q out",         # 17 seat 0 out 1st
-    "1: A",             # 18 an opponent beats the finishing play
-    "2: 2",             # 19
-    "3: pass",          # 20
-    "1: pass",          # 21 -> seat 2 leads (its own trick)
-    "2> 5 out",         # 22 seat 2 out 2nd: team {0,2} out
+    "1: pass",  # 14
+    "2: pass",  # 15
+    "3: pass",  # 16 -> seat 0 leads
+    "0> Q out",  # 17 seat 0 out 1st
+    "1: A",  # 18 an opponent beats the finishing play
+    "2: 2",  # 19
+    "3: pass",  # 20
+    "1: pass",  # 21 -> seat 2 leads (its own trick)
+    "2> 5 out",  # 22 seat 2 out 2nd: team {0,2} out
 ]
 # Places: 0, 2, then the holders in turn order after seat 2: seat 3, seat 1 ->
 # [0, 2, 3, 1]: double. JJ base double 6/6/-6/-6: by seat [6, -6, 6, -6].
@@ -458,17 +475,24 @@ def test_jj_scripted_deal():
     assert g.finish_order() == [0, 2, 3, 1]
     assert g.outcome() == "double"
     assert g.scores() == [36, -36, 36, -36]
-    assert g.score_breakdown() == {"outcome": "double", "base": [6, -6, 6, -6], "multiplier": 6,
-                                   "contribution": [0, 0, 0, 0], "total": [36, -36, 36, -36]}
+    assert g.score_breakdown() == {
+        "outcome": "double",
+        "base": [6, -6, 6, -6],
+        "multiplier": 6,
+        "contribution": [0, 0, 0, 0],
+        "total": [36, -36, 36, -36],
+    }
     assert g.hand(1) == "6 6" and g.hand(3) == "4 T"
     assert sk.Rules("jj").score([0, 2, 3, 1], [(1, "SJ SJ BJ"), (0, "7 7 7 7 7 7 BJ")]) == [36, -36, 36, -36]
 
 
-SCRIPTED = [("classic", CLASSIC_HANDS, 0, CLASSIC_SCRIPT),
-            ("baibian", BAIBIAN_HANDS, 2, BAIBIAN_SCRIPT),
-            ("qianbian", QIANBIAN_HANDS, 1, QIANBIAN_SCRIPT),
-            ("qianbian_collect", COLLECT_HANDS, 3, COLLECT_SCRIPT),
-            ("jj", JJ_HANDS, 0, JJ_SCRIPT)]
+SCRIPTED = [
+    ("classic", CLASSIC_HANDS, 0, CLASSIC_SCRIPT),
+    ("baibian", BAIBIAN_HANDS, 2, BAIBIAN_SCRIPT),
+    ("qianbian", QIANBIAN_HANDS, 1, QIANBIAN_SCRIPT),
+    ("qianbian_collect", COLLECT_HANDS, 3, COLLECT_SCRIPT),
+    ("jj", JJ_HANDS, 0, JJ_SCRIPT),
+]
 
 
 @pytest.mark.parametrize("variant,hands,leader,script", SCRIPTED, ids=[s[0] for s in SCRIPTED])
@@ -525,17 +549,17 @@ def test_set_deal_one_liner_and_skip_finished():
     assert [m.cards for m in g.legal_moves()] == ["4"]
     g.apply("pass")
     g.apply("pass")
-    g.apply("pass")          # trick ends, seat 0 is out: 接风 to seat 2
+    g.apply("pass")  # trick ends, seat 0 is out: 接风 to seat 2
     assert g.current_player() == 2 and g.is_leading()
-    g.apply("5 5")           # seat 3 next (seat 0 skipped forever)
+    g.apply("5 5")  # seat 3 next (seat 0 skipped forever)
     assert g.current_player() == 3
-    g.apply("6 6")           # seat 3 out; next is seat 1 (seat 0 skipped)
+    g.apply("6 6")  # seat 3 out; next is seat 1 (seat 0 skipped)
     assert g.finish_order() == [0, 3] and g.current_player() == 1
     g.apply("pass")
     assert g.current_player() == 2
-    g.apply("pass")          # seat 2 passes too: 接风 to seat 1 (seat 3's partner)
+    g.apply("pass")  # seat 2 passes too: 接风 to seat 1 (seat 3's partner)
     assert g.current_player() == 1 and g.is_leading()
-    g.apply("4 4")           # seat 1 out: team {1,3} out
+    g.apply("4 4")  # seat 1 out: team {1,3} out
     # places [0, 3, 1, 2]: team {0,2} (first finisher) holds 1st and 4th -> draw.
     # Common draw 1/0/0/1 by place: s0 1, s3 0, s1 0, s2 1. No bombs.
     assert g.is_over() and g.finish_order() == [0, 3, 1, 2]
@@ -545,12 +569,12 @@ def test_set_deal_one_liner_and_skip_finished():
 
 def test_apply_accepts_play_list_and_pass_forms():
     g = sk.Game("classic", hands=["3 3 4", "5 5 6", "7 8", "9 9"], leader=0)
-    assert g.apply(["3", "3"]).kind == "pair"        # a list of tokens
-    assert g.apply("PASS") is None                    # case-insensitive pass (seat 1)
-    assert g.apply(None) is None                      # None passes too (seat 2)
+    assert g.apply(["3", "3"]).kind == "pair"  # a list of tokens
+    assert g.apply("PASS") is None  # case-insensitive pass (seat 1)
+    assert g.apply(None) is None  # None passes too (seat 2)
     assert g.current_player() == 3
     m = [x for x in g.legal_moves() if x.cards == "9 9"][0]
-    assert g.apply(m) == m                            # a Play from legal_moves; seat 3 out
+    assert g.apply(m) == m  # a Play from legal_moves; seat 3 out
     assert [a[1] is None for a in g.history()] == [False, True, True, False]
     assert g.finish_order() == [3] and g.current_player() == 0
 
@@ -721,24 +745,24 @@ def unchanged_error(g, move, pattern):
 
 def test_apply_errors_leave_game_unchanged():
     g = set_game()
-    unchanged_error(g, [3], r"strings")                       # a token that is not a string
+    unchanged_error(g, [3], r"strings")  # a token that is not a string
     unchanged_error(g, "pass", r"may not pass")
     unchanged_error(g, None, r"may not pass")
-    unchanged_error(g, "2", r"does not hold")                # not held
-    unchanged_error(g, "X", r"unknown card")                  # bad token
+    unchanged_error(g, "2", r"does not hold")  # not held
+    unchanged_error(g, "X", r"unknown card")  # bad token
     unchanged_error(g, ["3", "Z"], r"unknown card")
-    unchanged_error(g, "3 5", r"not a valid play")            # not a pattern
+    unchanged_error(g, "3 5", r"not a valid play")  # not a pattern
     unchanged_error(g, "", r"no cards")
     lead_moves = g.legal_moves()
     pair33 = [m for m in lead_moves if m.cards == "3 3"][0]
     single5 = [m for m in lead_moves if m.cards == "5"][0]
     g.apply("5")
     # seat 1: 4 6 6 A; the trick is a single 5
-    unchanged_error(g, "4", r"does not beat")                 # held but lower
-    unchanged_error(g, "K", r"does not hold")                 # beats but not held
-    unchanged_error(g, pair33, r"does not hold")              # a Play of another position
+    unchanged_error(g, "4", r"does not beat")  # held but lower
+    unchanged_error(g, "K", r"does not hold")  # beats but not held
+    unchanged_error(g, pair33, r"does not hold")  # a Play of another position
     unchanged_error(g, single5, r"does not hold")
-    unchanged_error(g, "6 6", r"does not beat")               # a pair on a single
+    unchanged_error(g, "6 6", r"does not beat")  # a pair on a single
     g2 = g.clone()
     g2.apply("pass")
     # a Play of seat 1's position applied at seat 2's
@@ -749,7 +773,7 @@ def test_apply_errors_leave_game_unchanged():
 def test_apply_after_game_over():
     g = sk.Game("classic", hands=["3", "4", "5", "6"], leader=0)
     g.apply("3")
-    g.apply("pass"), g.apply("pass"), g.apply("pass")   # 接风: seat 2 leads
+    g.apply("pass"), g.apply("pass"), g.apply("pass")  # 接风: seat 2 leads
     g.apply("5")
     assert g.is_over() and g.finish_order() == [0, 2, 3, 1]
     unchanged_error(g, "pass", r"over")
@@ -765,22 +789,25 @@ def test_play_with_wrong_kind_of_same_cards():
     straights = [r for r in sk.Rules("qianbian").readings("5 6 7 SJ SJ BJ") if r.kind == "straight"]
     assert straights
     unchanged_error(g, straights[0], r"does not beat")
-    p = g.apply("5 6 7 SJ SJ BJ")       # read as the trick requires: a pair chain
+    p = g.apply("5 6 7 SJ SJ BJ")  # read as the trick requires: a pair chain
     assert p.kind == "pair_chain"
 
 
-@pytest.mark.parametrize("hands,pattern", [
-    (["3 3 3 3 3", "3 3 3 3", "4", "5"], r"copies of '3'"),
-    (["BJ", "BJ", "BJ", "5"], r"copies of 'BJ'"),
-    (["SJ SJ", "4", "SJ", "5"], r"copies of 'SJ'"),
-    (["", "4", "5", "6"], r"seat 0 is empty"),
-    (["3", "4", "5", ""], r"seat 3 is empty"),
-    (["3 3 3 3 3 3 3 3 4 4 4 4 4 4 4 4 5 5 5 5 5 5 5 5 6 6 6 6", "7", "8", "9"], r"28 cards"),
-    (["3", "4", "5"], r"four"),
-    (["3", "4", "5", "6", "7"], r"four"),
-    ("3 4 5 6", r"four"),
-    (["3", "4", "5", "Z"], r"unknown card"),
-])
+@pytest.mark.parametrize(
+    "hands,pattern",
+    [
+        (["3 3 3 3 3", "3 3 3 3", "4", "5"], r"copies of '3'"),
+        (["BJ", "BJ", "BJ", "5"], r"copies of 'BJ'"),
+        (["SJ SJ", "4", "SJ", "5"], r"copies of 'SJ'"),
+        (["", "4", "5", "6"], r"seat 0 is empty"),
+        (["3", "4", "5", ""], r"seat 3 is empty"),
+        (["3 3 3 3 3 3 3 3 4 4 4 4 4 4 4 4 5 5 5 5 5 5 5 5 6 6 6 6", "7", "8", "9"], r"28 cards"),
+        (["3", "4", "5"], r"four"),
+        (["3", "4", "5", "6", "7"], r"four"),
+        ("3 4 5 6", r"four"),
+        (["3", "4", "5", "Z"], r"unknown card"),
+    ],
+)
 def test_bad_set_deals(hands, pattern):
     with pytest.raises(ValueError, match=pattern):
         sk.Game("baibian", hands=hands, leader=0)
@@ -1016,6 +1043,7 @@ def test_clone_is_independent():
     assert c.is_over()
     assert g.to_json() == before and not g.is_over()
     import copy
+
     d = copy.deepcopy(g)
     d.apply(random_move(d, rnd))
     assert g.to_json() == before
@@ -1027,8 +1055,19 @@ def test_clone_is_independent():
 # --------------------------------------------------------------------------
 # 8. observations
 
-OBS_KEYS = {"seat", "hand", "partner_hand", "cards_left", "played", "top", "top_owner",
-            "passes", "finish_order", "scores", "history"}
+OBS_KEYS = {
+    "seat",
+    "hand",
+    "partner_hand",
+    "cards_left",
+    "played",
+    "top",
+    "top_owner",
+    "passes",
+    "finish_order",
+    "scores",
+    "history",
+}
 
 
 @pytest.mark.parametrize("variant", PRESETS)
@@ -1076,12 +1115,31 @@ def test_observation_passes_counter():
 # --------------------------------------------------------------------------
 # 9. levels (RULES section 12)
 
-LEVELS = [(1, "包身工", None), (2, "短工", 60), (3, "长工", 140), (4, "佃户", 300), (5, "贫农", 720),
-          (6, "渔夫", 1400), (7, "猎人", 2000), (8, "中农", 3000), (9, "富农", 4500),
-          (10, "掌柜", 6200), (11, "商人", 8000), (12, "衙役", 12000), (13, "小财主", 17000),
-          (14, "大财主", 22000), (15, "小地主", 28000), (16, "大地主", 40000), (17, "知县", 60000),
-          (18, "通判", 90000), (19, "知府", 140000), (20, "总督", 300000), (21, "巡抚", 450000),
-          (22, "丞相", 600000), (23, "帝王", 1000000)]
+LEVELS = [
+    (1, "包身工", None),
+    (2, "短工", 60),
+    (3, "长工", 140),
+    (4, "佃户", 300),
+    (5, "贫农", 720),
+    (6, "渔夫", 1400),
+    (7, "猎人", 2000),
+    (8, "中农", 3000),
+    (9, "富农", 4500),
+    (10, "掌柜", 6200),
+    (11, "商人", 8000),
+    (12, "衙役", 12000),
+    (13, "小财主", 17000),
+    (14, "大财主", 22000),
+    (15, "小地主", 28000),
+    (16, "大地主", 40000),
+    (17, "知县", 60000),
+    (18, "通判", 90000),
+    (19, "知府", 140000),
+    (20, "总督", 300000),
+    (21, "巡抚", 450000),
+    (22, "丞相", 600000),
+    (23, "帝王", 1000000),
+]
 
 
 @pytest.mark.parametrize("k", range(1, len(LEVELS)))
@@ -1098,7 +1156,7 @@ def test_level_title_extremes():
     assert sk.level_title(59) == (1, "包身工")
     assert sk.level_title(60) == (2, "短工")
     assert sk.level_title(-1) == (1, "包身工")
-    assert sk.level_title(-10**9) == (1, "包身工")
+    assert sk.level_title(-(10**9)) == (1, "包身工")
     assert sk.level_title(999999) == (22, "丞相")
     assert sk.level_title(1000000) == (23, "帝王")
     assert sk.level_title(10**15) == (23, "帝王")
@@ -1161,8 +1219,13 @@ def test_rules_score_contract_example():
     r = sk.Rules("baibian")
     assert r.score(finish_order=[0, 2, 1, 3], bombs=[(2, "3 3 3 3 3 3")]) == [14, -18, 22, -18]
     b = r.score_breakdown(finish_order=[0, 2, 1, 3], bombs=[(2, "3 3 3 3 3 3")])
-    assert b == {"outcome": "double", "base": [4, -4, 4, -4], "multiplier": 4,
-                 "contribution": [-2, -2, 6, -2], "total": [14, -18, 22, -18]}
+    assert b == {
+        "outcome": "double",
+        "base": [4, -4, 4, -4],
+        "multiplier": 4,
+        "contribution": [-2, -2, 6, -2],
+        "total": [14, -18, 22, -18],
+    }
 
 
 # --------------------------------------------------------------------------
@@ -1268,8 +1331,11 @@ def _tamper_multiplier(rec):
     rec["breakdown"]["multiplier"] += 1
 
 
-@pytest.mark.parametrize("tamper", [_tamper_outcome, _tamper_revealed, _tamper_swapped, _tamper_multiplier],
-                         ids=["outcome", "revealed_card", "swapped", "breakdown"])
+@pytest.mark.parametrize(
+    "tamper",
+    [_tamper_outcome, _tamper_revealed, _tamper_swapped, _tamper_multiplier],
+    ids=["outcome", "revealed_card", "swapped", "breakdown"],
+)
 def test_from_json_rejects_contradicting_derived_fields(tamper):
     g, rec = finished_record()
     bad = json.loads(json.dumps(rec))

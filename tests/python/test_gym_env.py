@@ -11,9 +11,8 @@ import numpy as np
 import pytest
 
 gym = pytest.importorskip("gymnasium")
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-
 import shuangkou as sk  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
 from shuangkou.envs.gym_env import ENV_ID, ShuangkouEnv  # noqa: E402
 
 PRESETS = sk.preset_names()
@@ -69,8 +68,16 @@ def test_check_env(variant):
     env = gym.make(ENV_ID, variant=variant, illegal_action="random")
     check_env(env.unwrapped)  # with a spec: also re-makes the env in each render mode
     check_env(env)
-    check_env(gym.make(ENV_ID, variant=variant, opponents="random", control_partner=True,
-                       illegal_action="random", render_mode="ansi").unwrapped)
+    check_env(
+        gym.make(
+            ENV_ID,
+            variant=variant,
+            opponents="random",
+            control_partner=True,
+            illegal_action="random",
+            render_mode="ansi",
+        ).unwrapped
+    )
 
 
 def test_registered_after_import_and_spaces():
@@ -403,6 +410,7 @@ def test_win_rewards_agree_with_final_scores(variant):
 def test_score_and_log_rewards(reward):
     """Same deals and actions in "win" and in "score"/"log" mode: same trajectory, the
     reward is the seat's deal score (or its signed log)."""
+
     def run(mode):
         env = ShuangkouEnv("baibian", opponents="heuristic", reward=mode)
         act = masked_random(np.random.default_rng(9))
@@ -414,7 +422,7 @@ def test_score_and_log_rewards(reward):
             obs, info = env.reset()
         return out
 
-    for (rw, sw, nw), (r, s, n) in zip(run("win"), run(reward)):
+    for (_rw, sw, nw), (r, s, n) in zip(run("win"), run(reward)):
         assert sw == s and nw == n
         x = s[0]
         expected = float(x) if reward == "score" else math.copysign(math.log1p(abs(x)), x) if x else 0.0
@@ -425,8 +433,7 @@ def test_heuristic_beats_a_random_learner():
     """A masked-random learner (with its heuristic partner, or with control of both
     seats of its team) against heuristic opponents wins well under half the deals."""
     for control_partner, deals in ((False, 300), (True, 300)):
-        env = ShuangkouEnv("baibian", opponents="heuristic", control_partner=control_partner,
-                           team_formation="fixed")
+        env = ShuangkouEnv("baibian", opponents="heuristic", control_partner=control_partner, team_formation="fixed")
         act = masked_random(np.random.default_rng(0))
         obs, info = env.reset(seed=2024)
         wins = 0

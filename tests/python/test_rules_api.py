@@ -23,19 +23,43 @@ import itertools
 import random
 
 import pytest
-
 import shuangkou as sk
 
 RANKS = "3 4 5 6 7 8 9 T J Q K A 2 SJ BJ".split()
 IDX = {t: i for i, t in enumerate(RANKS)}
 PRESETS = ["classic", "baibian", "qianbian", "qianbian_collect", "jj"]
-KINDS = ["single", "pair", "triple", "straight", "pair_chain", "triple_chain",
-         "bomb", "chain_bomb", "uneven_chain_bomb", "three_kings", "heavenly_kings"]
+KINDS = [
+    "single",
+    "pair",
+    "triple",
+    "straight",
+    "pair_chain",
+    "triple_chain",
+    "bomb",
+    "chain_bomb",
+    "uneven_chain_bomb",
+    "three_kings",
+    "heavenly_kings",
+]
 BOMB_KINDS = set(KINDS[6:])
-PARAM_NAMES = ["wild_jokers", "max_bomb", "chain_bomb", "uneven_chain", "uneven_star",
-               "three_kings", "bomb_order", "tianwang", "first_lead", "team_formation",
-               "base_table", "multiplier", "multiplier_from", "contribution",
-               "collect_stars", "partner_visible"]
+PARAM_NAMES = [
+    "wild_jokers",
+    "max_bomb",
+    "chain_bomb",
+    "uneven_chain",
+    "uneven_star",
+    "three_kings",
+    "bomb_order",
+    "tianwang",
+    "first_lead",
+    "team_formation",
+    "base_table",
+    "multiplier",
+    "multiplier_from",
+    "contribution",
+    "collect_stars",
+    "partner_visible",
+]
 
 
 def counts(cards):
@@ -71,18 +95,21 @@ def rules(preset):
 # parse_cards
 
 
-@pytest.mark.parametrize("given,expected", [
-    ("5 6 T J BJ", "5 6 T J BJ"),
-    ("10", "T"),
-    ("10 J Q K A", "T J Q K A"),
-    ("BJ 2 3 SJ A 10", "3 T A 2 SJ BJ"),
-    ("BJ SJ BJ SJ", "SJ SJ BJ BJ"),
-    ("2 A K Q J 10 9 8 7 6 5 4 3", "3 4 5 6 7 8 9 T J Q K A 2"),
-    ("t j q k a sj bj", "T J Q K A SJ BJ"),
-    ("Sj bJ 10 t T", "T T T SJ BJ"),
-    ("7 7 7 7 7 7 7 7", "7 7 7 7 7 7 7 7"),
-    ("", ""),
-])
+@pytest.mark.parametrize(
+    "given,expected",
+    [
+        ("5 6 T J BJ", "5 6 T J BJ"),
+        ("10", "T"),
+        ("10 J Q K A", "T J Q K A"),
+        ("BJ 2 3 SJ A 10", "3 T A 2 SJ BJ"),
+        ("BJ SJ BJ SJ", "SJ SJ BJ BJ"),
+        ("2 A K Q J 10 9 8 7 6 5 4 3", "3 4 5 6 7 8 9 T J Q K A 2"),
+        ("t j q k a sj bj", "T J Q K A SJ BJ"),
+        ("Sj bJ 10 t T", "T T T SJ BJ"),
+        ("7 7 7 7 7 7 7 7", "7 7 7 7 7 7 7 7"),
+        ("", ""),
+    ],
+)
 def test_parse_cards_normalises(given, expected):
     assert sk.parse_cards(given) == expected
     assert sk.parse_cards(given.split()) == expected
@@ -96,32 +123,91 @@ def test_parse_cards_normalises(given, expected):
 # "—" entries of the table (uneven_star where there are no uneven chain bombs,
 # multiplier_from for bomb_count_max / star_product) are not asserted.
 PRESET_PARAMS = {
-    "classic": dict(wild_jokers="none", max_bomb="8", chain_bomb="false", uneven_chain="false",
-                    three_kings="false", bomb_order="count", tianwang="top",
-                    first_lead="previous_winner", team_formation="by_rule",
-                    base_table="classic", multiplier="bomb_count_max", contribution="none",
-                    collect_stars="false", partner_visible="false"),
-    "baibian": dict(wild_jokers="BJ", max_bomb="8", chain_bomb="true", uneven_chain="false",
-                    three_kings="true", bomb_order="stars", tianwang="top",
-                    first_lead="revealed_card", team_formation="by_rule", base_table="common",
-                    multiplier="star_max", multiplier_from="winners", contribution="player",
-                    collect_stars="false", partner_visible="false"),
-    "qianbian": dict(wild_jokers="both", max_bomb="8", chain_bomb="true", uneven_chain="true",
-                     uneven_star="max", three_kings="true", bomb_order="stars", tianwang="top",
-                     first_lead="revealed_card", team_formation="by_rule", base_table="common",
-                     multiplier="star_max", multiplier_from="all", contribution="team",
-                     collect_stars="false", partner_visible="false"),
-    "qianbian_collect": dict(wild_jokers="both", max_bomb="12", chain_bomb="true",
-                             uneven_chain="true", uneven_star="min", three_kings="true",
-                             bomb_order="stars", tianwang="bottom", first_lead="random",
-                             team_formation="by_rule", base_table="common",
-                             multiplier="star_max", multiplier_from="all", contribution="team",
-                             collect_stars="true", partner_visible="false"),
-    "jj": dict(wild_jokers="BJ", max_bomb="8", chain_bomb="true", uneven_chain="false",
-               three_kings="true", bomb_order="stars", tianwang="top",
-               first_lead="revealed_card", team_formation="by_rule", base_table="jj",
-               multiplier="star_product", contribution="none", collect_stars="false",
-               partner_visible="true"),
+    "classic": dict(
+        wild_jokers="none",
+        max_bomb="8",
+        chain_bomb="false",
+        uneven_chain="false",
+        three_kings="false",
+        bomb_order="count",
+        tianwang="top",
+        first_lead="previous_winner",
+        team_formation="by_rule",
+        base_table="classic",
+        multiplier="bomb_count_max",
+        contribution="none",
+        collect_stars="false",
+        partner_visible="false",
+    ),
+    "baibian": dict(
+        wild_jokers="BJ",
+        max_bomb="8",
+        chain_bomb="true",
+        uneven_chain="false",
+        three_kings="true",
+        bomb_order="stars",
+        tianwang="top",
+        first_lead="revealed_card",
+        team_formation="by_rule",
+        base_table="common",
+        multiplier="star_max",
+        multiplier_from="winners",
+        contribution="player",
+        collect_stars="false",
+        partner_visible="false",
+    ),
+    "qianbian": dict(
+        wild_jokers="both",
+        max_bomb="8",
+        chain_bomb="true",
+        uneven_chain="true",
+        uneven_star="max",
+        three_kings="true",
+        bomb_order="stars",
+        tianwang="top",
+        first_lead="revealed_card",
+        team_formation="by_rule",
+        base_table="common",
+        multiplier="star_max",
+        multiplier_from="all",
+        contribution="team",
+        collect_stars="false",
+        partner_visible="false",
+    ),
+    "qianbian_collect": dict(
+        wild_jokers="both",
+        max_bomb="12",
+        chain_bomb="true",
+        uneven_chain="true",
+        uneven_star="min",
+        three_kings="true",
+        bomb_order="stars",
+        tianwang="bottom",
+        first_lead="random",
+        team_formation="by_rule",
+        base_table="common",
+        multiplier="star_max",
+        multiplier_from="all",
+        contribution="team",
+        collect_stars="true",
+        partner_visible="false",
+    ),
+    "jj": dict(
+        wild_jokers="BJ",
+        max_bomb="8",
+        chain_bomb="true",
+        uneven_chain="false",
+        three_kings="true",
+        bomb_order="stars",
+        tianwang="top",
+        first_lead="revealed_card",
+        team_formation="by_rule",
+        base_table="jj",
+        multiplier="star_product",
+        contribution="none",
+        collect_stars="false",
+        partner_visible="true",
+    ),
 }
 
 ALLOWED = {
@@ -179,8 +265,7 @@ def test_every_param_settable_alone(preset, name):
     value, text = _other_value(name, base[name])
     params = sk.Rules(preset, **{name: value}).params
     assert params[name] == text
-    assert {k: v for k, v in params.items() if k != name} == \
-        {k: v for k, v in base.items() if k != name}
+    assert {k: v for k, v in params.items() if k != name} == {k: v for k, v in base.items() if k != name}
 
 
 @pytest.mark.parametrize("value,text", [("none", "none"), ("BJ", "BJ"), ("both", "both")])
@@ -189,30 +274,51 @@ def test_wild_alias(value, text):
         assert sk.Rules("baibian", **{name: value}).params["wild_jokers"] == text
 
 
-@pytest.mark.parametrize("name,value,text", [
-    ("max_bomb", "10", "10"),
-    ("max_bomb", 4, "4"),
-    ("max_bomb", 12, "12"),
-    ("chain_bomb", "true", "true"),
-    ("three_kings", "false", "false"),
-    ("bomb_order", "count", "count"),
-])
+@pytest.mark.parametrize(
+    "name,value,text",
+    [
+        ("max_bomb", "10", "10"),
+        ("max_bomb", 4, "4"),
+        ("max_bomb", 12, "12"),
+        ("chain_bomb", "true", "true"),
+        ("three_kings", "false", "false"),
+        ("bomb_order", "count", "count"),
+    ],
+)
 def test_param_values_as_text_or_number(name, value, text):
     assert sk.Rules("qianbian", **{name: value}).params[name] == text
 
 
 def test_several_overrides_at_once():
-    r = sk.Rules("classic", wild="both", max_bomb=12, chain_bomb=True, uneven_chain=True,
-                 uneven_star="min", three_kings=True, bomb_order="stars", tianwang="bottom",
-                 first_lead="random", team_formation="fixed", base_table="common",
-                 multiplier="star_max", multiplier_from="all", contribution="team",
-                 collect_stars=True)
+    r = sk.Rules(
+        "classic",
+        wild="both",
+        max_bomb=12,
+        chain_bomb=True,
+        uneven_chain=True,
+        uneven_star="min",
+        three_kings=True,
+        bomb_order="stars",
+        tianwang="bottom",
+        first_lead="random",
+        team_formation="fixed",
+        base_table="common",
+        multiplier="star_max",
+        multiplier_from="all",
+        contribution="team",
+        collect_stars=True,
+    )
     expected = dict(PRESET_PARAMS["qianbian_collect"], team_formation="fixed")
     assert r.params == expected
     # Same rules as the preset, so the same readings.
     c = sk.Rules("qianbian_collect")
-    for cards in ["6 6 6 6 7 7 7 7 8 8 8 8", "3 3 3 3 4 4 4 4 4 4 4 5 5 5 5",
-                  "8 8 8 8 8 8 8 8 SJ BJ", "5 5 SJ", "SJ BJ"]:
+    for cards in [
+        "6 6 6 6 7 7 7 7 8 8 8 8",
+        "3 3 3 3 4 4 4 4 4 4 4 5 5 5 5",
+        "8 8 8 8 8 8 8 8 SJ BJ",
+        "5 5 SJ",
+        "SJ BJ",
+    ]:
         assert r.read(cards) == c.read(cards)
 
 
@@ -223,15 +329,17 @@ def test_max_bomb_override():
     ten = "7 7 7 7 7 7 7 7 SJ BJ"
     assert rules("qianbian").read(ten) is None
     p = sk.Rules("qianbian", max_bomb=10).read(ten)
-    assert (p.kind, p.reading, p.stars, len(p), p.key) == \
-        ("bomb", " ".join(["7"] * 10), 10, 10, "7")
+    assert (p.kind, p.reading, p.stars, len(p), p.key) == ("bomb", " ".join(["7"] * 10), 10, 10, "7")
     assert sk.Rules("qianbian", max_bomb=9).read(ten) is None
     assert sk.Rules("qianbian", max_bomb=9).read("7 7 7 7 7 7 7 7 SJ").stars == 9
     assert sk.Rules("classic", max_bomb=4).read("6 6 6 6 6") is None
     assert sk.Rules("classic", max_bomb=4).read("6 6 6 6").kind == "bomb"
     # The move lists follow: 9- and 10-card bombs only where max_bomb allows.
     hand = "8 8 8 8 8 8 8 8 SJ BJ"
-    sizes = lambda r: sorted(len(m) for m in r.legal_moves(hand) if m.kind == "bomb")
+
+    def sizes(r):
+        return sorted(len(m) for m in r.legal_moves(hand) if m.kind == "bomb")
+
     assert sizes(rules("qianbian")) == [4, 5, 6, 7, 8]
     assert sizes(sk.Rules("qianbian", max_bomb=10)) == [4, 5, 6, 7, 8, 9, 10]
     assert sizes(rules("qianbian_collect")) == [4, 5, 6, 7, 8, 9, 10]
@@ -319,9 +427,19 @@ def test_tianwang_override():
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-@pytest.mark.parametrize("name", ["first_lead", "team_formation", "base_table", "multiplier",
-                                  "multiplier_from", "contribution", "collect_stars",
-                                  "partner_visible"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "first_lead",
+        "team_formation",
+        "base_table",
+        "multiplier",
+        "multiplier_from",
+        "contribution",
+        "collect_stars",
+        "partner_visible",
+    ],
+)
 def test_flow_and_scoring_params_do_not_change_play(preset, name):
     base = rules(preset)
     value, _ = _other_value(name, base.params[name])
@@ -335,23 +453,32 @@ def test_flow_and_scoring_params_do_not_change_play(preset, name):
 # read and Play
 
 
-@pytest.mark.parametrize("preset,cards,kind,reading,key,stars", [
-    ("baibian", "5 6 7 8 BJ", "straight", "5 6 7 8 9", "9", 0),
-    ("baibian", "7 7 7 7 BJ", "bomb", "7 7 7 7 7", "7", 5),
-    ("baibian", "7 7 8 9 9 BJ", "pair_chain", "7 7 8 8 9 9", "9", 0),
-    ("baibian", "SJ SJ BJ", "three_kings", "SJ SJ BJ", "BJ", 6),
-    ("baibian", "SJ BJ", "pair", "SJ SJ", "SJ", 0),
-    ("qianbian", "SJ BJ", "pair", "BJ BJ", "BJ", 0),
-    ("qianbian", "5 5 SJ", "triple", "5 5 5", "5", 0),
-    ("qianbian", "Q K A SJ BJ", "straight", "T J Q K A", "A", 0),
-    ("qianbian", "7 7 7 7 8 8 8 8 8 9 9 9 9 9 9 BJ SJ", "uneven_chain_bomb",
-     "7 7 7 7 8 8 8 8 8 9 9 9 9 9 9 9 9", "9", 11),
-    ("qianbian", "SJ SJ BJ BJ", "heavenly_kings", "SJ SJ BJ BJ", "BJ", 7),
-    ("jj", "2 BJ", "pair", "2 2", "2", 0),
-    ("classic", "6 6 6 6 6", "bomb", "6 6 6 6 6", "6", 5),
-    ("classic", "BJ", "single", "BJ", "BJ", 0),
-    ("classic", "10 J Q K A", "straight", "T J Q K A", "A", 0),
-])
+@pytest.mark.parametrize(
+    "preset,cards,kind,reading,key,stars",
+    [
+        ("baibian", "5 6 7 8 BJ", "straight", "5 6 7 8 9", "9", 0),
+        ("baibian", "7 7 7 7 BJ", "bomb", "7 7 7 7 7", "7", 5),
+        ("baibian", "7 7 8 9 9 BJ", "pair_chain", "7 7 8 8 9 9", "9", 0),
+        ("baibian", "SJ SJ BJ", "three_kings", "SJ SJ BJ", "BJ", 6),
+        ("baibian", "SJ BJ", "pair", "SJ SJ", "SJ", 0),
+        ("qianbian", "SJ BJ", "pair", "BJ BJ", "BJ", 0),
+        ("qianbian", "5 5 SJ", "triple", "5 5 5", "5", 0),
+        ("qianbian", "Q K A SJ BJ", "straight", "T J Q K A", "A", 0),
+        (
+            "qianbian",
+            "7 7 7 7 8 8 8 8 8 9 9 9 9 9 9 BJ SJ",
+            "uneven_chain_bomb",
+            "7 7 7 7 8 8 8 8 8 9 9 9 9 9 9 9 9",
+            "9",
+            11,
+        ),
+        ("qianbian", "SJ SJ BJ BJ", "heavenly_kings", "SJ SJ BJ BJ", "BJ", 7),
+        ("jj", "2 BJ", "pair", "2 2", "2", 0),
+        ("classic", "6 6 6 6 6", "bomb", "6 6 6 6 6", "6", 5),
+        ("classic", "BJ", "single", "BJ", "BJ", 0),
+        ("classic", "10 J Q K A", "straight", "T J Q K A", "A", 0),
+    ],
+)
 def test_read_play_attributes(preset, cards, kind, reading, key, stars):
     p = rules(preset).read(cards)
     assert p is not None
@@ -364,12 +491,22 @@ def test_read_play_attributes(preset, cards, kind, reading, key, stars):
     assert p == rules(preset).read(cards.split())
 
 
-@pytest.mark.parametrize("preset,cards", [
-    ("classic", "SJ BJ"), ("classic", "5 6 7 8 BJ"), ("baibian", "5 5 SJ"),
-    ("jj", "5 5 SJ"), ("baibian", "5 5 5 6 6 6"), ("qianbian", "5 5 5 6 6 6"),
-    ("qianbian", "Q K A 2 3"), ("qianbian", "Q K A 2 BJ"), ("baibian", "3 3 4 4"),
-    ("qianbian", "2 2 2 2 3 3 3 3 4 4 4 4"), ("classic", "SJ SJ BJ"),
-])
+@pytest.mark.parametrize(
+    "preset,cards",
+    [
+        ("classic", "SJ BJ"),
+        ("classic", "5 6 7 8 BJ"),
+        ("baibian", "5 5 SJ"),
+        ("jj", "5 5 SJ"),
+        ("baibian", "5 5 5 6 6 6"),
+        ("qianbian", "5 5 5 6 6 6"),
+        ("qianbian", "Q K A 2 3"),
+        ("qianbian", "Q K A 2 BJ"),
+        ("baibian", "3 3 4 4"),
+        ("qianbian", "2 2 2 2 3 3 3 3 4 4 4 4"),
+        ("classic", "SJ SJ BJ"),
+    ],
+)
 def test_read_invalid_is_none(preset, cards):
     assert rules(preset).read(cards) is None
     assert rules(preset).readings(cards) == []
@@ -385,7 +522,7 @@ def test_play_equality_and_hashing():
     assert hash(p1) == hash(p2) == hash(p3)
     assert len({p1, p2, p3}) == 1
     assert {p1: "x"}[p2] == "x"
-    assert p1 != r.read("5 6 7 8 9")          # other cards, same reading
+    assert p1 != r.read("5 6 7 8 9")  # other cards, same reading
     assert p1 != r.read("6 7 8 9 BJ")
     assert p1 != "5 6 7 8 BJ"
     assert p1 != None  # noqa: E711
@@ -401,19 +538,23 @@ def test_play_equality_and_hashing():
 # readings
 
 
-@pytest.mark.parametrize("preset,cards,expected", [
-    ("qianbian", "7 7 7 8 8 8 9 9 9 SJ SJ BJ",
-     [("triple_chain", "7 7 7 8 8 8 9 9 9 T T T"), ("chain_bomb", "7 7 7 7 8 8 8 8 9 9 9 9")]),
-    ("qianbian", "5 6 7 SJ SJ BJ",
-     [("straight", "5 6 7 8 9 T"), ("pair_chain", "5 5 6 6 7 7")]),
-    ("qianbian", "7 7 SJ SJ BJ BJ",
-     [("pair_chain", "7 7 8 8 9 9"), ("bomb", "7 7 7 7 7 7")]),
-    ("baibian", "7 7 7 8 8 8 9 9 9 SJ SJ BJ", []),   # SJ is not wild in baibian
-    ("baibian", "7 7 7 8 8 8 9 9 BJ", [("triple_chain", "7 7 7 8 8 8 9 9 9")]),
-    ("jj", "3 3 3 3 4 4 4 4 5 5 5 BJ", [("chain_bomb", "3 3 3 3 4 4 4 4 5 5 5 5")]),
-    ("qianbian", "3 SJ SJ BJ BJ", [("straight", "3 4 5 6 7"), ("bomb", "3 3 3 3 3")]),
-    ("classic", "3 3 3 4 4 4 5 5 5", [("triple_chain", "3 3 3 4 4 4 5 5 5")]),
-])
+@pytest.mark.parametrize(
+    "preset,cards,expected",
+    [
+        (
+            "qianbian",
+            "7 7 7 8 8 8 9 9 9 SJ SJ BJ",
+            [("triple_chain", "7 7 7 8 8 8 9 9 9 T T T"), ("chain_bomb", "7 7 7 7 8 8 8 8 9 9 9 9")],
+        ),
+        ("qianbian", "5 6 7 SJ SJ BJ", [("straight", "5 6 7 8 9 T"), ("pair_chain", "5 5 6 6 7 7")]),
+        ("qianbian", "7 7 SJ SJ BJ BJ", [("pair_chain", "7 7 8 8 9 9"), ("bomb", "7 7 7 7 7 7")]),
+        ("baibian", "7 7 7 8 8 8 9 9 9 SJ SJ BJ", []),  # SJ is not wild in baibian
+        ("baibian", "7 7 7 8 8 8 9 9 BJ", [("triple_chain", "7 7 7 8 8 8 9 9 9")]),
+        ("jj", "3 3 3 3 4 4 4 4 5 5 5 BJ", [("chain_bomb", "3 3 3 3 4 4 4 4 5 5 5 5")]),
+        ("qianbian", "3 SJ SJ BJ BJ", [("straight", "3 4 5 6 7"), ("bomb", "3 3 3 3 3")]),
+        ("classic", "3 3 3 4 4 4 5 5 5", [("triple_chain", "3 3 3 4 4 4 5 5 5")]),
+    ],
+)
 def test_readings_one_per_kind_in_kind_order(preset, cards, expected):
     r = rules(preset)
     got = r.readings(cards)
@@ -426,9 +567,9 @@ def test_readings_one_per_kind_in_kind_order(preset, cards, expected):
 
 def test_read_picks_the_strongest_kind():
     q = rules("qianbian")
-    assert q.read("7 7 7 8 8 8 9 9 9 SJ SJ BJ").kind == "chain_bomb"   # a bomb first
+    assert q.read("7 7 7 8 8 8 9 9 9 SJ SJ BJ").kind == "chain_bomb"  # a bomb first
     assert q.read("7 7 SJ SJ BJ BJ").kind == "bomb"
-    assert q.read("5 6 7 SJ SJ BJ").kind == "pair_chain"               # later non-bomb kind
+    assert q.read("5 6 7 SJ SJ BJ").kind == "pair_chain"  # later non-bomb kind
     assert q.read("3 SJ SJ BJ BJ").kind == "bomb"
 
 
@@ -441,13 +582,13 @@ def test_beats_accepts_strings_lists_and_plays():
     assert r.beats("6 6", "5 5")
     assert r.beats(["6", "6"], ("5", "5"))
     assert r.beats(r.read("6 6"), r.read("5 5"))
-    assert not r.beats("5 5", "5 5")          # equal never beats
+    assert not r.beats("5 5", "5 5")  # equal never beats
     assert not r.beats("5 5", "6 6")
-    assert not r.beats("6 6 6", "5 5")        # other pattern
-    assert not r.beats("4 5 6 7 8 9", "3 4 5 6 7")   # other length
-    assert r.beats("3 3 3 3", "2 2")          # any bomb beats a non-bomb
+    assert not r.beats("6 6 6", "5 5")  # other pattern
+    assert not r.beats("4 5 6 7 8 9", "3 4 5 6 7")  # other length
+    assert r.beats("3 3 3 3", "2 2")  # any bomb beats a non-bomb
     assert not r.beats("2 2", "3 3 3 3")
-    assert not r.beats("5 6", "5")            # not a valid play: beats nothing
+    assert not r.beats("5 6", "5")  # not a valid play: beats nothing
 
 
 def test_beats_mover_names_the_type():
@@ -465,7 +606,7 @@ def test_beats_mover_names_the_type():
     # a as a string may be read as whichever type beats b.
     assert q.beats(both, lower_tc)
     assert q.beats(tc, lower_tc)
-    assert q.beats(both, higher_tc)             # read as the chain bomb
+    assert q.beats(both, higher_tc)  # read as the chain bomb
     # a as a Play keeps its kind, too.
     assert q.beats(cb, higher_tc)
     assert not q.beats(tc, higher_tc)
@@ -485,113 +626,273 @@ def singles(*cards):
 
 FULL_CASES = [
     # ---- classic: no wilds, no chain bombs, no three kings
-    ("classic", "3 3 3 3 4 5 6 7", None, singles("3", "4", "5", "6", "7") + [
-        M("pair", "3 3"), M("triple", "3 3 3"), M("bomb", "3 3 3 3"),
-        M("straight", "3 4 5 6 7")]),
-    ("classic", "SJ SJ BJ BJ 2 2", None, singles("2", "SJ", "BJ") + [
-        M("pair", "2 2"), M("pair", "SJ SJ"), M("pair", "BJ BJ"),
-        M("heavenly_kings", "SJ SJ BJ BJ")]),
-    ("classic", "3 3 4 4 5 5 6", None, singles("3", "4", "5", "6") + [
-        M("pair", "3 3"), M("pair", "4 4"), M("pair", "5 5"),
-        M("pair_chain", "3 3 4 4 5 5")]),
-    ("classic", "3 3 5 5 6 6 6 6", "4 4", [
-        M("pair", "5 5"), M("pair", "6 6"), M("bomb", "6 6 6 6")]),
+    (
+        "classic",
+        "3 3 3 3 4 5 6 7",
+        None,
+        singles("3", "4", "5", "6", "7")
+        + [M("pair", "3 3"), M("triple", "3 3 3"), M("bomb", "3 3 3 3"), M("straight", "3 4 5 6 7")],
+    ),
+    (
+        "classic",
+        "SJ SJ BJ BJ 2 2",
+        None,
+        singles("2", "SJ", "BJ")
+        + [M("pair", "2 2"), M("pair", "SJ SJ"), M("pair", "BJ BJ"), M("heavenly_kings", "SJ SJ BJ BJ")],
+    ),
+    (
+        "classic",
+        "3 3 4 4 5 5 6",
+        None,
+        singles("3", "4", "5", "6")
+        + [M("pair", "3 3"), M("pair", "4 4"), M("pair", "5 5"), M("pair_chain", "3 3 4 4 5 5")],
+    ),
+    ("classic", "3 3 5 5 6 6 6 6", "4 4", [M("pair", "5 5"), M("pair", "6 6"), M("bomb", "6 6 6 6")]),
     ("classic", "3 4 5 6 7 8 8 8", "4 5 6 7 8", []),
     ("classic", "3 4 5 6 7 8 8 8", "3 4 5 6 7", [M("straight", "4 5 6 7 8")]),
     # ---- baibian: BJ wild, SJ not
-    ("baibian", "3 3 4 5 6 7 BJ", None, singles("3", "4", "5", "6", "7", "BJ") + [
-        M("pair", "3 3"), M("pair", "4 BJ", "4 4"), M("pair", "5 BJ", "5 5"),
-        M("pair", "6 BJ", "6 6"), M("pair", "7 BJ", "7 7"),
-        M("triple", "3 3 BJ", "3 3 3"),
-        M("straight", "3 4 5 6 7"), M("straight", "4 5 6 7 BJ", "4 5 6 7 8"),
-        M("straight", "3 4 5 6 7 BJ", "3 4 5 6 7 8")]),
-    ("baibian", "7 7 7 SJ SJ BJ", None, singles("7", "SJ", "BJ") + [
-        M("pair", "7 7"), M("pair", "SJ SJ"),           # SJ BJ is the same pattern
-        M("triple", "7 7 7"), M("bomb", "7 7 7 BJ", "7 7 7 7"),
-        M("three_kings", "SJ SJ BJ")]),
-    ("baibian", "7 7 7 SJ SJ BJ", "2 2", [
-        M("pair", "SJ SJ"), M("bomb", "7 7 7 BJ", "7 7 7 7"), M("three_kings", "SJ SJ BJ")]),
+    (
+        "baibian",
+        "3 3 4 5 6 7 BJ",
+        None,
+        singles("3", "4", "5", "6", "7", "BJ")
+        + [
+            M("pair", "3 3"),
+            M("pair", "4 BJ", "4 4"),
+            M("pair", "5 BJ", "5 5"),
+            M("pair", "6 BJ", "6 6"),
+            M("pair", "7 BJ", "7 7"),
+            M("triple", "3 3 BJ", "3 3 3"),
+            M("straight", "3 4 5 6 7"),
+            M("straight", "4 5 6 7 BJ", "4 5 6 7 8"),
+            M("straight", "3 4 5 6 7 BJ", "3 4 5 6 7 8"),
+        ],
+    ),
+    (
+        "baibian",
+        "7 7 7 SJ SJ BJ",
+        None,
+        singles("7", "SJ", "BJ")
+        + [
+            M("pair", "7 7"),
+            M("pair", "SJ SJ"),  # SJ BJ is the same pattern
+            M("triple", "7 7 7"),
+            M("bomb", "7 7 7 BJ", "7 7 7 7"),
+            M("three_kings", "SJ SJ BJ"),
+        ],
+    ),
+    (
+        "baibian",
+        "7 7 7 SJ SJ BJ",
+        "2 2",
+        [M("pair", "SJ SJ"), M("bomb", "7 7 7 BJ", "7 7 7 7"), M("three_kings", "SJ SJ BJ")],
+    ),
     ("baibian", "7 7 7 SJ SJ BJ", "7 7 7 7 7", [M("three_kings", "SJ SJ BJ")]),
-    ("baibian", "3 SJ SJ BJ BJ", None, singles("3", "SJ", "BJ") + [
-        M("pair", "3 BJ", "3 3"), M("pair", "SJ SJ"), M("pair", "BJ BJ"),
-        M("triple", "3 BJ BJ", "3 3 3"),
-        M("three_kings", "SJ SJ BJ"), M("heavenly_kings", "SJ SJ BJ BJ")]),
+    (
+        "baibian",
+        "3 SJ SJ BJ BJ",
+        None,
+        singles("3", "SJ", "BJ")
+        + [
+            M("pair", "3 BJ", "3 3"),
+            M("pair", "SJ SJ"),
+            M("pair", "BJ BJ"),
+            M("triple", "3 BJ BJ", "3 3 3"),
+            M("three_kings", "SJ SJ BJ"),
+            M("heavenly_kings", "SJ SJ BJ BJ"),
+        ],
+    ),
     ("baibian", "3 SJ SJ BJ BJ", "SJ SJ BJ", [M("heavenly_kings", "SJ SJ BJ BJ")]),
     # ---- qianbian: both jokers wild
-    ("qianbian", "4 5 6 7 SJ", None, singles("4", "5", "6", "7", "SJ") + [
-        M("pair", "4 SJ", "4 4"), M("pair", "5 SJ", "5 5"), M("pair", "6 SJ", "6 6"),
-        M("pair", "7 SJ", "7 7"), M("straight", "4 5 6 7 SJ", "4 5 6 7 8")]),
+    (
+        "qianbian",
+        "4 5 6 7 SJ",
+        None,
+        singles("4", "5", "6", "7", "SJ")
+        + [
+            M("pair", "4 SJ", "4 4"),
+            M("pair", "5 SJ", "5 5"),
+            M("pair", "6 SJ", "6 6"),
+            M("pair", "7 SJ", "7 7"),
+            M("straight", "4 5 6 7 SJ", "4 5 6 7 8"),
+        ],
+    ),
     ("qianbian", "4 5 6 7 SJ", "3 4 5 6 7", [M("straight", "4 5 6 7 SJ", "4 5 6 7 8")]),
     ("qianbian", "4 5 6 7 SJ", "4 5 6 7 8", []),
     ("qianbian", "4 5 6 7 SJ", "3 4 5 6 7 8", []),
-    ("qianbian", "5 5 SJ BJ", None, singles("5", "SJ", "BJ") + [
-        M("pair", "5 5"), M("pair", "SJ BJ", "BJ BJ"),
-        M("triple", "5 5 SJ", "5 5 5"), M("bomb", "5 5 SJ BJ", "5 5 5 5")]),
-    ("qianbian", "3 3 3 3 SJ BJ", None, singles("3", "SJ", "BJ") + [
-        M("pair", "3 3"), M("pair", "SJ BJ", "BJ BJ"), M("triple", "3 3 3"),
-        M("bomb", "3 3 3 3"), M("bomb", "3 3 3 3 SJ", "3 3 3 3 3"),
-        M("bomb", "3 3 3 3 SJ BJ", "3 3 3 3 3 3")]),
-    ("qianbian", "5 6 7 SJ SJ BJ", None, singles("5", "6", "7", "SJ", "BJ") + [
-        M("pair", "5 SJ", "5 5"), M("pair", "6 SJ", "6 6"), M("pair", "7 SJ", "7 7"),
-        M("pair", "SJ SJ"), M("pair", "SJ BJ", "BJ BJ"),
-        M("triple", "5 SJ SJ", "5 5 5"), M("triple", "6 SJ SJ", "6 6 6"),
-        M("triple", "7 SJ SJ", "7 7 7"),
-        M("straight", "5 6 7 SJ SJ", "5 6 7 8 9"),
-        M("straight", "6 7 SJ SJ BJ", "6 7 8 9 T"),
-        M("straight", "5 6 7 SJ SJ BJ", "5 6 7 8 9 T"),
-        M("pair_chain", "5 6 7 SJ SJ BJ", "5 5 6 6 7 7"),
-        M("bomb", "5 SJ SJ BJ", "5 5 5 5"), M("bomb", "6 SJ SJ BJ", "6 6 6 6"),
-        M("bomb", "7 SJ SJ BJ", "7 7 7 7"), M("three_kings", "SJ SJ BJ")]),
-    ("qianbian", "3 SJ SJ BJ BJ", None, singles("3", "SJ", "BJ") + [
-        M("pair", "3 SJ", "3 3"), M("pair", "SJ SJ"), M("pair", "BJ BJ"),
-        M("triple", "3 SJ SJ", "3 3 3"),
-        M("straight", "3 SJ SJ BJ BJ", "3 4 5 6 7"),
-        M("bomb", "3 SJ SJ BJ", "3 3 3 3"), M("bomb", "3 SJ SJ BJ BJ", "3 3 3 3 3"),
-        M("three_kings", "SJ SJ BJ"), M("heavenly_kings", "SJ SJ BJ BJ")]),
-    ("qianbian", "3 3 3 3 4 4 4 4 4 5 5 5 5", "6 6 6 6 6 6 6", [
-        M("uneven_chain_bomb", "3 3 3 3 4 4 4 4 4 5 5 5 5")]),   # max: 5 + 3 = 8 stars
-    ("qianbian", "8 8 8 8 8 8 8 8 SJ BJ", None, singles("8", "SJ", "BJ") + [
-        M("pair", "8 8"), M("pair", "SJ BJ", "BJ BJ"), M("triple", "8 8 8")] + [
-        M("bomb", " ".join(["8"] * n)) for n in range(4, 9)]),
+    (
+        "qianbian",
+        "5 5 SJ BJ",
+        None,
+        singles("5", "SJ", "BJ")
+        + [
+            M("pair", "5 5"),
+            M("pair", "SJ BJ", "BJ BJ"),
+            M("triple", "5 5 SJ", "5 5 5"),
+            M("bomb", "5 5 SJ BJ", "5 5 5 5"),
+        ],
+    ),
+    (
+        "qianbian",
+        "3 3 3 3 SJ BJ",
+        None,
+        singles("3", "SJ", "BJ")
+        + [
+            M("pair", "3 3"),
+            M("pair", "SJ BJ", "BJ BJ"),
+            M("triple", "3 3 3"),
+            M("bomb", "3 3 3 3"),
+            M("bomb", "3 3 3 3 SJ", "3 3 3 3 3"),
+            M("bomb", "3 3 3 3 SJ BJ", "3 3 3 3 3 3"),
+        ],
+    ),
+    (
+        "qianbian",
+        "5 6 7 SJ SJ BJ",
+        None,
+        singles("5", "6", "7", "SJ", "BJ")
+        + [
+            M("pair", "5 SJ", "5 5"),
+            M("pair", "6 SJ", "6 6"),
+            M("pair", "7 SJ", "7 7"),
+            M("pair", "SJ SJ"),
+            M("pair", "SJ BJ", "BJ BJ"),
+            M("triple", "5 SJ SJ", "5 5 5"),
+            M("triple", "6 SJ SJ", "6 6 6"),
+            M("triple", "7 SJ SJ", "7 7 7"),
+            M("straight", "5 6 7 SJ SJ", "5 6 7 8 9"),
+            M("straight", "6 7 SJ SJ BJ", "6 7 8 9 T"),
+            M("straight", "5 6 7 SJ SJ BJ", "5 6 7 8 9 T"),
+            M("pair_chain", "5 6 7 SJ SJ BJ", "5 5 6 6 7 7"),
+            M("bomb", "5 SJ SJ BJ", "5 5 5 5"),
+            M("bomb", "6 SJ SJ BJ", "6 6 6 6"),
+            M("bomb", "7 SJ SJ BJ", "7 7 7 7"),
+            M("three_kings", "SJ SJ BJ"),
+        ],
+    ),
+    (
+        "qianbian",
+        "3 SJ SJ BJ BJ",
+        None,
+        singles("3", "SJ", "BJ")
+        + [
+            M("pair", "3 SJ", "3 3"),
+            M("pair", "SJ SJ"),
+            M("pair", "BJ BJ"),
+            M("triple", "3 SJ SJ", "3 3 3"),
+            M("straight", "3 SJ SJ BJ BJ", "3 4 5 6 7"),
+            M("bomb", "3 SJ SJ BJ", "3 3 3 3"),
+            M("bomb", "3 SJ SJ BJ BJ", "3 3 3 3 3"),
+            M("three_kings", "SJ SJ BJ"),
+            M("heavenly_kings", "SJ SJ BJ BJ"),
+        ],
+    ),
+    (
+        "qianbian",
+        "3 3 3 3 4 4 4 4 4 5 5 5 5",
+        "6 6 6 6 6 6 6",
+        [M("uneven_chain_bomb", "3 3 3 3 4 4 4 4 4 5 5 5 5")],
+    ),  # max: 5 + 3 = 8 stars
+    (
+        "qianbian",
+        "8 8 8 8 8 8 8 8 SJ BJ",
+        None,
+        singles("8", "SJ", "BJ")
+        + [M("pair", "8 8"), M("pair", "SJ BJ", "BJ BJ"), M("triple", "8 8 8")]
+        + [M("bomb", " ".join(["8"] * n)) for n in range(4, 9)],
+    ),
     # ---- qianbian_collect: max_bomb 12, uneven_star min, tianwang bottom
-    ("qianbian_collect", "8 8 8 8 8 8 8 8 SJ BJ", None, singles("8", "SJ", "BJ") + [
-        M("pair", "8 8"), M("pair", "SJ BJ", "BJ BJ"), M("triple", "8 8 8")] + [
-        M("bomb", " ".join(["8"] * n)) for n in range(4, 9)] + [
-        M("bomb", "8 8 8 8 8 8 8 8 SJ", " ".join(["8"] * 9)),
-        M("bomb", "8 8 8 8 8 8 8 8 SJ BJ", " ".join(["8"] * 10))]),
-    ("qianbian_collect", "3 3 3 3 3 3 3 SJ BJ", "7 7 7 7 7 7 7", [
-        M("bomb", "3 3 3 3 3 3 3 SJ", " ".join(["3"] * 8)),
-        M("bomb", "3 3 3 3 3 3 3 SJ BJ", " ".join(["3"] * 9))]),
+    (
+        "qianbian_collect",
+        "8 8 8 8 8 8 8 8 SJ BJ",
+        None,
+        singles("8", "SJ", "BJ")
+        + [M("pair", "8 8"), M("pair", "SJ BJ", "BJ BJ"), M("triple", "8 8 8")]
+        + [M("bomb", " ".join(["8"] * n)) for n in range(4, 9)]
+        + [
+            M("bomb", "8 8 8 8 8 8 8 8 SJ", " ".join(["8"] * 9)),
+            M("bomb", "8 8 8 8 8 8 8 8 SJ BJ", " ".join(["8"] * 10)),
+        ],
+    ),
+    (
+        "qianbian_collect",
+        "3 3 3 3 3 3 3 SJ BJ",
+        "7 7 7 7 7 7 7",
+        [M("bomb", "3 3 3 3 3 3 3 SJ", " ".join(["3"] * 8)), M("bomb", "3 3 3 3 3 3 3 SJ BJ", " ".join(["3"] * 9))],
+    ),
     ("qianbian_collect", "3 3 3 3 4 4 4 4 4 5 5 5 5", "6 6 6 6 6 6 6", []),  # min: 4 + 3 = 7
-    ("qianbian_collect", "SJ SJ BJ BJ 3", "7 7 7 7 7 7 7", []),   # heavenly kings at the bottom
+    ("qianbian_collect", "SJ SJ BJ BJ 3", "7 7 7 7 7 7 7", []),  # heavenly kings at the bottom
     # ---- jj: BJ wild
-    ("jj", "5 6 7 8 9 BJ", None, singles("5", "6", "7", "8", "9", "BJ") + [
-        M("pair", "5 BJ", "5 5"), M("pair", "6 BJ", "6 6"), M("pair", "7 BJ", "7 7"),
-        M("pair", "8 BJ", "8 8"), M("pair", "9 BJ", "9 9"),
-        M("straight", "5 6 7 8 9"),                       # not 4-8 with BJ: reads 5-9
-        M("straight", "6 7 8 9 BJ", "6 7 8 9 T"),
-        M("straight", "5 6 7 8 9 BJ", "5 6 7 8 9 T")]),
-    ("jj", "4 4 4 SJ BJ BJ", None, singles("4", "SJ", "BJ") + [
-        M("pair", "4 4"), M("pair", "SJ BJ", "SJ SJ"), M("pair", "BJ BJ"),
-        M("triple", "4 4 4"), M("bomb", "4 4 4 BJ", "4 4 4 4"),
-        M("bomb", "4 4 4 BJ BJ", "4 4 4 4 4"), M("three_kings", "SJ BJ BJ")]),
-    ("jj", "7 7 7 7 8 8 8 8 9 9 9 9 BJ", None, singles("7", "8", "9", "BJ") + [
-        M("pair", "7 7"), M("pair", "8 8"), M("pair", "9 9"),
-        M("triple", "7 7 7"), M("triple", "8 8 8"), M("triple", "9 9 9"),
-        M("pair_chain", "7 7 8 8 9 9"), M("triple_chain", "7 7 7 8 8 8 9 9 9"),
-        M("bomb", "7 7 7 7"), M("bomb", "7 7 7 7 BJ", "7 7 7 7 7"),
-        M("bomb", "8 8 8 8"), M("bomb", "8 8 8 8 BJ", "8 8 8 8 8"),
-        M("bomb", "9 9 9 9"), M("bomb", "9 9 9 9 BJ", "9 9 9 9 9"),
-        M("chain_bomb", "7 7 7 7 8 8 8 8 9 9 9 9")]),
-    ("jj", "4 4 4 SJ BJ BJ", "2 2", [
-        M("pair", "SJ BJ", "SJ SJ"), M("pair", "BJ BJ"),
-        M("bomb", "4 4 4 BJ", "4 4 4 4"), M("bomb", "4 4 4 BJ BJ", "4 4 4 4 4"),
-        M("three_kings", "SJ BJ BJ")]),
+    (
+        "jj",
+        "5 6 7 8 9 BJ",
+        None,
+        singles("5", "6", "7", "8", "9", "BJ")
+        + [
+            M("pair", "5 BJ", "5 5"),
+            M("pair", "6 BJ", "6 6"),
+            M("pair", "7 BJ", "7 7"),
+            M("pair", "8 BJ", "8 8"),
+            M("pair", "9 BJ", "9 9"),
+            M("straight", "5 6 7 8 9"),  # not 4-8 with BJ: reads 5-9
+            M("straight", "6 7 8 9 BJ", "6 7 8 9 T"),
+            M("straight", "5 6 7 8 9 BJ", "5 6 7 8 9 T"),
+        ],
+    ),
+    (
+        "jj",
+        "4 4 4 SJ BJ BJ",
+        None,
+        singles("4", "SJ", "BJ")
+        + [
+            M("pair", "4 4"),
+            M("pair", "SJ BJ", "SJ SJ"),
+            M("pair", "BJ BJ"),
+            M("triple", "4 4 4"),
+            M("bomb", "4 4 4 BJ", "4 4 4 4"),
+            M("bomb", "4 4 4 BJ BJ", "4 4 4 4 4"),
+            M("three_kings", "SJ BJ BJ"),
+        ],
+    ),
+    (
+        "jj",
+        "7 7 7 7 8 8 8 8 9 9 9 9 BJ",
+        None,
+        singles("7", "8", "9", "BJ")
+        + [
+            M("pair", "7 7"),
+            M("pair", "8 8"),
+            M("pair", "9 9"),
+            M("triple", "7 7 7"),
+            M("triple", "8 8 8"),
+            M("triple", "9 9 9"),
+            M("pair_chain", "7 7 8 8 9 9"),
+            M("triple_chain", "7 7 7 8 8 8 9 9 9"),
+            M("bomb", "7 7 7 7"),
+            M("bomb", "7 7 7 7 BJ", "7 7 7 7 7"),
+            M("bomb", "8 8 8 8"),
+            M("bomb", "8 8 8 8 BJ", "8 8 8 8 8"),
+            M("bomb", "9 9 9 9"),
+            M("bomb", "9 9 9 9 BJ", "9 9 9 9 9"),
+            M("chain_bomb", "7 7 7 7 8 8 8 8 9 9 9 9"),
+        ],
+    ),
+    (
+        "jj",
+        "4 4 4 SJ BJ BJ",
+        "2 2",
+        [
+            M("pair", "SJ BJ", "SJ SJ"),
+            M("pair", "BJ BJ"),
+            M("bomb", "4 4 4 BJ", "4 4 4 4"),
+            M("bomb", "4 4 4 BJ BJ", "4 4 4 4 4"),
+            M("three_kings", "SJ BJ BJ"),
+        ],
+    ),
 ]
 
 
-@pytest.mark.parametrize("preset,hand,previous,expected", FULL_CASES,
-                         ids=[f"{c[0]}|{c[1]}|{c[2]}" for c in FULL_CASES])
+@pytest.mark.parametrize("preset,hand,previous,expected", FULL_CASES, ids=[f"{c[0]}|{c[1]}|{c[2]}" for c in FULL_CASES])
 def test_full_move_lists(preset, hand, previous, expected):
     r = rules(preset)
     assert len(expected) == len(set(expected)), "test table has a duplicate"
@@ -613,10 +914,13 @@ def test_rules_section_11_example():
 
 def test_canonical_spending_natural_then_sj_then_bj():
     q = rules("qianbian")
-    by = lambda moves: {(m.kind, m.reading): m.cards for m in moves}
+
+    def by(moves):
+        return {(m.kind, m.reading): m.cards for m in moves}
+
     m = by(q.legal_moves("5 5 SJ BJ"))
-    assert m[("pair", "5 5")] == "5 5"                 # naturals before any wild
-    assert m[("triple", "5 5 5")] == "5 5 SJ"          # SJ before BJ
+    assert m[("pair", "5 5")] == "5 5"  # naturals before any wild
+    assert m[("triple", "5 5 5")] == "5 5 SJ"  # SJ before BJ
     assert m[("bomb", "5 5 5 5")] == "5 5 SJ BJ"
     m = by(q.legal_moves("5 SJ SJ BJ"))
     assert m[("pair", "5 5")] == "5 SJ"
@@ -628,7 +932,7 @@ def test_canonical_spending_natural_then_sj_then_bj():
     m = by(rules("jj").legal_moves("5 6 7 8 9 BJ"))
     assert m[("straight", "5 6 7 8 9")] == "5 6 7 8 9"
     m = by(rules("baibian").legal_moves("7 7 7 SJ SJ BJ"))
-    assert m[("pair", "SJ SJ")] == "SJ SJ"             # natural SJ before BJ standing for SJ
+    assert m[("pair", "SJ SJ")] == "SJ SJ"  # natural SJ before BJ standing for SJ
     assert ("pair", "7 7") in m and m[("pair", "7 7")] == "7 7"
 
 
@@ -639,8 +943,7 @@ def test_previous_play_keeps_its_kind():
     assert (tc.kind, cb.kind) == ("triple_chain", "chain_bomb")
     hand = "8 8 8 9 9 9 T T T J J J 3 3 3 3"
     follows = q.legal_moves(hand, tc)
-    assert triples(follows) == {M("triple_chain", "8 8 8 9 9 9 T T T J J J"),
-                                M("bomb", "3 3 3 3")}
+    assert triples(follows) == {M("triple_chain", "8 8 8 9 9 9 T T T J J J"), M("bomb", "3 3 3 3")}
     assert all(m.kind == "triple_chain" or m.kind in BOMB_KINDS for m in follows)
     # The same cards as a string take their strongest reading, the chain bomb.
     assert q.legal_moves(hand, both) == []
@@ -670,10 +973,10 @@ def canonical_cards(kind, reading, hand, sj_wild):
     sj, bj = IDX["SJ"], IDX["BJ"]
     if kind == "heavenly_kings":
         return "SJ SJ BJ BJ"
-    if kind == "three_kings":   # one pattern, as many SJ as the hand allows
+    if kind == "three_kings":  # one pattern, as many SJ as the hand allows
         s = min(H[sj], 3)
         return card_string([0] * 13 + [s, 3 - s])
-    if R[sj] or R[bj]:          # jokers only: a joker single or a joker pair
+    if R[sj] or R[bj]:  # jokers only: a joker single or a joker pair
         if kind == "single":
             return reading
         if R[sj] == 2:
@@ -717,13 +1020,22 @@ def _random_hands(seed, n, lo_size, hi_size):
     return hands
 
 
-SMALL_HANDS = ["3 3 4 5 6 7 BJ", "5 6 7 SJ SJ BJ", "3 SJ SJ BJ BJ", "7 7 7 7 8 8 8 8 9 9 9 9 BJ",
-               "Q K A 2 2 SJ BJ", "3 3 4 4 5 5 6 6 BJ", "9 T J Q K A SJ BJ",
-               "7 7 7 8 8 8 9 9 9 SJ SJ BJ"] + _random_hands(20240601, 30, 5, 12)
+SMALL_HANDS = [
+    "3 3 4 5 6 7 BJ",
+    "5 6 7 SJ SJ BJ",
+    "3 SJ SJ BJ BJ",
+    "7 7 7 7 8 8 8 8 9 9 9 9 BJ",
+    "Q K A 2 2 SJ BJ",
+    "3 3 4 4 5 5 6 6 BJ",
+    "9 T J Q K A SJ BJ",
+    "7 7 7 8 8 8 9 9 9 SJ SJ BJ",
+] + _random_hands(20240601, 30, 5, 12)
 SMALL_CONFIGS = [(p, {}) for p in PRESETS] + [
-    ("qianbian", {"max_bomb": 10}), ("baibian", {"uneven_chain": True}),
+    ("qianbian", {"max_bomb": 10}),
+    ("baibian", {"uneven_chain": True}),
     ("classic", {"chain_bomb": True, "three_kings": True}),
-    ("qianbian", {"bomb_order": "count"}), ("qianbian_collect", {"uneven_star": "max"}),
+    ("qianbian", {"bomb_order": "count"}),
+    ("qianbian_collect", {"uneven_star": "max"}),
 ]
 
 
@@ -780,8 +1092,7 @@ def test_move_properties_small_hands(config):
             # A Play keeps its kind; as a string it takes its strongest reading.
             check_follows(r, hand, leads, prev.cards)
             if prev.kind not in BOMB_KINDS:
-                assert all(m.kind in BOMB_KINDS or
-                           (m.kind == prev.kind and len(m) == len(prev)) for m in follows)
+                assert all(m.kind in BOMB_KINDS or (m.kind == prev.kind and len(m) == len(prev)) for m in follows)
 
 
 def _random_deals(seed, n):

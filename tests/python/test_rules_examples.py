@@ -11,7 +11,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 import shuangkou as sk
 
 RANKS = "3 4 5 6 7 8 9 T J Q K A 2 SJ BJ".split()
@@ -56,8 +55,7 @@ def test_examples_file_loads():
     assert BEATS, f"no 'beats' in {EXAMPLES_PATH}"
 
 
-@pytest.mark.parametrize(
-    "ex", READINGS, ids=[f"{e['variant']}|{e['cards']}" for e in READINGS])
+@pytest.mark.parametrize("ex", READINGS, ids=[f"{e['variant']}|{e['cards']}" for e in READINGS])
 def test_reading_example(ex):
     p = rules(ex["variant"]).read(ex["cards"])
     if ex["kind"] is None:
@@ -72,7 +70,6 @@ def test_reading_example(ex):
             assert getattr(p, field) == ex[field], field
 
 
-@pytest.mark.parametrize(
-    "ex", BEATS, ids=[f"{e['variant']}|{e['a']}|on|{e['b']}" for e in BEATS])
+@pytest.mark.parametrize("ex", BEATS, ids=[f"{e['variant']}|{e['a']}|on|{e['b']}" for e in BEATS])
 def test_beats_example(ex):
     assert rules(ex["variant"]).beats(ex["a"], ex["b"]) is ex["beats"]

@@ -15,9 +15,7 @@ import json
 import random
 
 import pytest
-
 import shuangkou as sk
-
 from scoring_reference import BOMB_KINDS, bomb_stars, preset_params, reference_breakdown
 
 PRESETS = ["classic", "baibian", "qianbian", "qianbian_collect", "jj"]
@@ -30,6 +28,7 @@ BREAKDOWN_KEYS = ("outcome", "base", "multiplier", "contribution", "total")
 # ---------------------------------------------------------------------------
 # Random bombs
 # ---------------------------------------------------------------------------
+
 
 def _wild_tokens(params):
     return {"none": [], "BJ": ["BJ", "BJ"], "both": ["SJ", "SJ", "BJ", "BJ"]}[params["wild_jokers"]]
@@ -99,20 +98,24 @@ def random_bombs(rng, rules, params, n):
 
 
 def record_of(params, finish_order, bombs):
-    moves = [{"seat": seat, "kind": play.kind, "cards": cards, "reading": play.reading}
-             for seat, cards, play in bombs]
+    moves = [{"seat": seat, "kind": play.kind, "cards": cards, "reading": play.reading} for seat, cards, play in bombs]
     return {"variant": dict(params), "moves": moves, "finish_order": list(finish_order)}
 
 
 def _norm_breakdown(d):
-    return {"outcome": str(d["outcome"]), "base": list(d["base"]),
-            "multiplier": int(d["multiplier"]), "contribution": list(d["contribution"]),
-            "total": list(d["total"])}
+    return {
+        "outcome": str(d["outcome"]),
+        "base": list(d["base"]),
+        "multiplier": int(d["multiplier"]),
+        "contribution": list(d["contribution"]),
+        "total": list(d["total"]),
+    }
 
 
 # ---------------------------------------------------------------------------
 # (a) Rules.score / Rules.score_breakdown against the reference
 # ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_engine_params_match_reference_presets(preset):
@@ -162,8 +165,10 @@ def test_score_matches_reference_on_random_inputs(preset):
 def test_score_rules_examples_json_form():
     # RULES §13 scoring examples, in the rules_examples.json form: bombs as
     # [seat, cards] lists (the reference's own tests load the file itself).
-    cases = [("baibian", [0, 2, 1, 3], [[0, "3 3 3 3 3 3"]], [22, -18, 14, -18]),
-             ("jj", [0, 2, 1, 3], [[0, "4 4 4 4 4 4 4"], [1, "3 3 3 3 3 3"]], [36, -36, 36, -36])]
+    cases = [
+        ("baibian", [0, 2, 1, 3], [[0, "3 3 3 3 3 3"]], [22, -18, 14, -18]),
+        ("jj", [0, 2, 1, 3], [[0, "4 4 4 4 4 4 4"], [1, "3 3 3 3 3 3"]], [36, -36, 36, -36]),
+    ]
     for preset, fo, bombs, want in cases:
         rules = sk.Rules(preset)
         assert list(rules.score(finish_order=fo, bombs=[tuple(x) for x in bombs])) == want
@@ -226,15 +231,17 @@ def test_random_games_score_like_reference(preset):
         assert list(record["finish_order"]) == finish_order, ctx
         for key, value in preset_params(preset).items():
             assert record["variant"][key] == value, (ctx, key)
-        record_bombs = [(int(m["seat"]), m["kind"], m["reading"])
-                        for m in record["moves"] if m.get("kind") in BOMB_KINDS]
+        record_bombs = [
+            (int(m["seat"]), m["kind"], m["reading"]) for m in record["moves"] if m.get("kind") in BOMB_KINDS
+        ]
         assert record_bombs == bombs, ctx
         ref = reference_breakdown(record)
         scores = list(g.scores())
         assert ref["total"] == scores, (ctx, ref, scores)
         # Rules.score on the record's bombs agrees with the game as well
-        engine_bombs = [(int(m["seat"]), _strip_suits(m["cards"]))
-                        for m in record["moves"] if m.get("kind") in BOMB_KINDS]
+        engine_bombs = [
+            (int(m["seat"]), _strip_suits(m["cards"])) for m in record["moves"] if m.get("kind") in BOMB_KINDS
+        ]
         assert list(rules.score(finish_order=finish_order, bombs=engine_bombs)) == scores, ctx
         outcomes.add(ref["outcome"])
     assert len(outcomes) >= 2, (preset, outcomes)
@@ -248,15 +255,18 @@ GOOD_BOMB = [(0, "3 3 3 3 3 3")]
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-@pytest.mark.parametrize("finish_order", [
-    [0, 1, 2],            # too short
-    [0, 1, 2, 3, 0],      # too long
-    [],                   # empty
-    [0, 0, 1, 2],         # repeat
-    [3, 3, 3, 3],         # all the same
-    [0, 1, 2, 4],         # out of range
-    [-1, 0, 1, 2],        # negative
-])
+@pytest.mark.parametrize(
+    "finish_order",
+    [
+        [0, 1, 2],  # too short
+        [0, 1, 2, 3, 0],  # too long
+        [],  # empty
+        [0, 0, 1, 2],  # repeat
+        [3, 3, 3, 3],  # all the same
+        [0, 1, 2, 4],  # out of range
+        [-1, 0, 1, 2],  # negative
+    ],
+)
 def test_score_rejects_bad_finish_order(preset, finish_order):
     r = sk.Rules(preset)
     with pytest.raises(ValueError):
@@ -266,17 +276,20 @@ def test_score_rejects_bad_finish_order(preset, finish_order):
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-@pytest.mark.parametrize("bombs", [
-    [(0, "5 6 7 8 9")],                 # a straight, not a bomb
-    [(1, "5 5 5")],                     # a triple
-    [(2, "5 5")],                       # a pair
-    [(3, "")],                          # nothing
-    [(0, "3 3 3 3 3 3"), (1, "9")],     # one good, one bad
-    [(4, "3 3 3 3")],                   # bad seat
-    [(-1, "3 3 3 3")],                  # bad seat
-    [(0, "3 3 3 X")],                   # bad card token
-    [(0, "3 3 3 1")],                   # bad card token
-])
+@pytest.mark.parametrize(
+    "bombs",
+    [
+        [(0, "5 6 7 8 9")],  # a straight, not a bomb
+        [(1, "5 5 5")],  # a triple
+        [(2, "5 5")],  # a pair
+        [(3, "")],  # nothing
+        [(0, "3 3 3 3 3 3"), (1, "9")],  # one good, one bad
+        [(4, "3 3 3 3")],  # bad seat
+        [(-1, "3 3 3 3")],  # bad seat
+        [(0, "3 3 3 X")],  # bad card token
+        [(0, "3 3 3 1")],  # bad card token
+    ],
+)
 def test_score_rejects_bad_bombs(preset, bombs):
     r = sk.Rules(preset)
     with pytest.raises(ValueError):

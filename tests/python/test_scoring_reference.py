@@ -12,7 +12,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from scoring_reference import (
     BOMB_KINDS,
     bomb_stars,
@@ -62,13 +61,13 @@ def rep(rank, n):
 
 # Handy bombs (kind, reading)
 B4 = ("bomb", rep("9", 4))
-B5 = ("bomb", rep("7", 5))            # e.g. '7 7 7 7 BJ' read as five 7s
+B5 = ("bomb", rep("7", 5))  # e.g. '7 7 7 7 BJ' read as five 7s
 B6 = ("bomb", rep("6", 6))
 B7 = ("bomb", rep("9", 7))
 B8 = ("bomb", rep("5", 8))
 THREE_KINGS = ("three_kings", "SJ SJ BJ")
 HEAVENLY = ("heavenly_kings", "SJ SJ BJ BJ")
-CHAIN_7 = ("chain_bomb", "7 7 7 7 8 8 8 8 9 9 9 9")          # 4 + 3 = 7 stars
+CHAIN_7 = ("chain_bomb", "7 7 7 7 8 8 8 8 9 9 9 9")  # 4 + 3 = 7 stars
 UNEVEN_4_7_4 = ("uneven_chain_bomb", "3 3 3 3 4 4 4 4 4 4 4 5 5 5 5")  # max 7+3=10, min 4+3=7
 
 
@@ -80,21 +79,32 @@ def b(seat, kb):
 # RULES §13 scoring examples (and rules_examples.json "scores")
 # ===========================================================================
 
+
 def test_section13_baibian_example():
     # double (0, 2 first and second); base [4, -4, 4, -4]; seat 0's 6-star bomb
     # -> x4 -> [16, -16, 16, -16]; contribution seat 0 +6, others -2
     # -> [22, -18, 14, -18]
     r = score("baibian", [0, 2, 1, 3], [(0, "bomb", "3 3 3 3 3 3")])
-    assert r == {"outcome": "double", "base": [4, -4, 4, -4], "multiplier": 4,
-                 "contribution": [6, -2, -2, -2], "total": [22, -18, 14, -18]}
+    assert r == {
+        "outcome": "double",
+        "base": [4, -4, 4, -4],
+        "multiplier": 4,
+        "contribution": [6, -2, -2, -2],
+        "total": [22, -18, 14, -18],
+    }
 
 
 def test_section13_jj_example():
     # double; base 6/-6; 7-star bomb x3 times 6-star bomb x2 = x6
     # -> 6 * 6 = 36 each winner, -36 each loser; JJ has no contribution
     r = score("jj", [0, 2, 1, 3], [(0, "bomb", rep("4", 7)), (1, "bomb", rep("3", 6))])
-    assert r == {"outcome": "double", "base": [6, -6, 6, -6], "multiplier": 6,
-                 "contribution": [0, 0, 0, 0], "total": [36, -36, 36, -36]}
+    assert r == {
+        "outcome": "double",
+        "base": [6, -6, 6, -6],
+        "multiplier": 6,
+        "contribution": [0, 0, 0, 0],
+        "total": [36, -36, 36, -36],
+    }
 
 
 def test_rules_examples_json_scores():
@@ -113,26 +123,30 @@ def test_rules_examples_json_scores():
 # Stars (RULES §5)
 # ===========================================================================
 
-@pytest.mark.parametrize("preset,kind,reading,stars", [
-    ("baibian", "bomb", "3 3 3 3 3 3", 6),
-    ("baibian", "bomb", "7 7 7 7", 4),
-    ("qianbian", "chain_bomb", "7 7 7 7 7 8 8 8 8 8 9 9 9 9 9", 8),          # 5 + 3
-    ("qianbian", "uneven_chain_bomb", "7 7 7 7 8 8 8 8 8 9 9 9 9 9 9", 9),   # max 6 + 3
-    ("qianbian_collect", "uneven_chain_bomb", "7 7 7 7 8 8 8 8 8 9 9 9 9 9 9", 7),  # min 4 + 3
-    ("qianbian", "uneven_chain_bomb", "7 7 7 7 8 8 8 8 8 9 9 9 9 9 9 9 9", 11),  # §13: 8 + 3
-    ("qianbian", "uneven_chain_bomb", "3 3 3 3 4 4 4 4 4 4 4 5 5 5 5", 10),  # §13: 7 + 3
-    ("qianbian_collect", "uneven_chain_bomb", "3 3 3 3 4 4 4 4 4 4 4 5 5 5 5", 7),  # §13: 4 + 3
-    ("qianbian_collect", "chain_bomb", "6 6 6 6 7 7 7 7 8 8 8 8", 7),         # §13: 4 + 3
-    ("jj", "chain_bomb", "T T T T J J J J Q Q Q Q K K K K A A A A", 9),        # 4 + 5
-    ("baibian", "three_kings", "SJ SJ BJ", 6),
-    ("baibian", "heavenly_kings", "SJ SJ BJ BJ", 7),
-    ("qianbian_collect", "heavenly_kings", "SJ SJ BJ BJ", 7),  # tianwang bottom: still 7 stars
-    ("qianbian_collect", "bomb", rep("2", 12), 12),
-    # count order: the card count; three kings 6, heavenly kings 7
-    ("classic", "bomb", "2 2 2 2", 4),
-    ("classic", "bomb", rep("8", 8), 8),
-    ("classic", "heavenly_kings", "SJ SJ BJ BJ", 7),
-])
+
+@pytest.mark.parametrize(
+    "preset,kind,reading,stars",
+    [
+        ("baibian", "bomb", "3 3 3 3 3 3", 6),
+        ("baibian", "bomb", "7 7 7 7", 4),
+        ("qianbian", "chain_bomb", "7 7 7 7 7 8 8 8 8 8 9 9 9 9 9", 8),  # 5 + 3
+        ("qianbian", "uneven_chain_bomb", "7 7 7 7 8 8 8 8 8 9 9 9 9 9 9", 9),  # max 6 + 3
+        ("qianbian_collect", "uneven_chain_bomb", "7 7 7 7 8 8 8 8 8 9 9 9 9 9 9", 7),  # min 4 + 3
+        ("qianbian", "uneven_chain_bomb", "7 7 7 7 8 8 8 8 8 9 9 9 9 9 9 9 9", 11),  # §13: 8 + 3
+        ("qianbian", "uneven_chain_bomb", "3 3 3 3 4 4 4 4 4 4 4 5 5 5 5", 10),  # §13: 7 + 3
+        ("qianbian_collect", "uneven_chain_bomb", "3 3 3 3 4 4 4 4 4 4 4 5 5 5 5", 7),  # §13: 4 + 3
+        ("qianbian_collect", "chain_bomb", "6 6 6 6 7 7 7 7 8 8 8 8", 7),  # §13: 4 + 3
+        ("jj", "chain_bomb", "T T T T J J J J Q Q Q Q K K K K A A A A", 9),  # 4 + 5
+        ("baibian", "three_kings", "SJ SJ BJ", 6),
+        ("baibian", "heavenly_kings", "SJ SJ BJ BJ", 7),
+        ("qianbian_collect", "heavenly_kings", "SJ SJ BJ BJ", 7),  # tianwang bottom: still 7 stars
+        ("qianbian_collect", "bomb", rep("2", 12), 12),
+        # count order: the card count; three kings 6, heavenly kings 7
+        ("classic", "bomb", "2 2 2 2", 4),
+        ("classic", "bomb", rep("8", 8), 8),
+        ("classic", "heavenly_kings", "SJ SJ BJ BJ", 7),
+    ],
+)
 def test_bomb_stars(preset, kind, reading, stars):
     assert bomb_stars(preset_params(preset), kind, reading) == stars
 
@@ -146,19 +160,22 @@ def test_bomb_stars_count_order_custom_shapes():
     assert bomb_stars(p, "three_kings", "SJ BJ BJ") == 6
 
 
-@pytest.mark.parametrize("kind,reading", [
-    ("bomb", "5 5 5"),                       # 3 cards
-    ("bomb", "5 5 5 5 6 6 6 6"),             # two ranks
-    ("chain_bomb", "5 5 5 5 6 6 6 6"),       # only 2 ranks
-    ("chain_bomb", "5 5 5 5 7 7 7 7 8 8 8 8"),  # not consecutive
-    ("chain_bomb", "Q Q Q Q K K K K A A A A 2 2 2 2"),  # 2 in a sequence
-    ("chain_bomb", "5 5 5 5 6 6 6 6 6 7 7 7 7"),  # unequal counts
-    ("uneven_chain_bomb", "5 5 5 5 6 6 6 6 7 7 7 7"),  # equal counts
-    ("three_kings", "SJ SJ BJ BJ"),
-    ("heavenly_kings", "SJ SJ BJ"),
-    ("bomb", "5 5 5 X"),
-    ("straight", "5 6 7 8 9"),
-])
+@pytest.mark.parametrize(
+    "kind,reading",
+    [
+        ("bomb", "5 5 5"),  # 3 cards
+        ("bomb", "5 5 5 5 6 6 6 6"),  # two ranks
+        ("chain_bomb", "5 5 5 5 6 6 6 6"),  # only 2 ranks
+        ("chain_bomb", "5 5 5 5 7 7 7 7 8 8 8 8"),  # not consecutive
+        ("chain_bomb", "Q Q Q Q K K K K A A A A 2 2 2 2"),  # 2 in a sequence
+        ("chain_bomb", "5 5 5 5 6 6 6 6 6 7 7 7 7"),  # unequal counts
+        ("uneven_chain_bomb", "5 5 5 5 6 6 6 6 7 7 7 7"),  # equal counts
+        ("three_kings", "SJ SJ BJ BJ"),
+        ("heavenly_kings", "SJ SJ BJ"),
+        ("bomb", "5 5 5 X"),
+        ("straight", "5 6 7 8 9"),
+    ],
+)
 def test_bomb_stars_rejects_inconsistent_readings(kind, reading):
     with pytest.raises(ValueError):
         bomb_stars(preset_params("qianbian"), kind, reading)
@@ -168,34 +185,38 @@ def test_bomb_stars_rejects_inconsistent_readings(kind, reading):
 # Collected stars (RULES §8a)
 # ===========================================================================
 
-@pytest.mark.parametrize("stars,level", [
-    ([], 0),
-    ([4], 4),
-    ([6], 6),
-    ([5, 5], 6),              # two 5-card bombs -> 6
-    ([6, 6, 6], 8),           # three 6-card -> 8
-    ([8, 8], 9),              # two 8-card -> 9
-    ([9, 9, 9], 11),          # three 9-card -> 11
-    ([7, 7, 7], 9),           # 7-star chain bomb plus two 7-card bombs -> 9
-    ([4, 4, 4, 4], 6),        # 4 bombs of any size -> 6
-    ([4, 4, 4, 4, 4], 7),     # 5 -> 7
-    ([4, 4, 4, 4, 4, 4], 8),  # 6 -> 8
-    ([4, 4, 4], 4),           # three 4-card bombs: no rule reaches above 4
-    ([4, 5], 5),              # one bomb >= 5 only
-    ([7, 5], 7),              # X=5: n=2 -> 6 < 7
-    ([10, 5], 10),
-    ([8, 7, 6], 8),           # X=6: n=3 -> 8; X=7: n=2 -> 8; single 8
-    ([9, 8, 7], 9),           # X=7: n=3 -> 9; X=8: n=2 -> 9
-    ([5, 5, 5, 5], 8),        # X=5: n=4 -> 8 beats n+2 = 6
-    ([6, 6], 7),              # e.g. a three-king bomb and a 6-card bomb
-])
+
+@pytest.mark.parametrize(
+    "stars,level",
+    [
+        ([], 0),
+        ([4], 4),
+        ([6], 6),
+        ([5, 5], 6),  # two 5-card bombs -> 6
+        ([6, 6, 6], 8),  # three 6-card -> 8
+        ([8, 8], 9),  # two 8-card -> 9
+        ([9, 9, 9], 11),  # three 9-card -> 11
+        ([7, 7, 7], 9),  # 7-star chain bomb plus two 7-card bombs -> 9
+        ([4, 4, 4, 4], 6),  # 4 bombs of any size -> 6
+        ([4, 4, 4, 4, 4], 7),  # 5 -> 7
+        ([4, 4, 4, 4, 4, 4], 8),  # 6 -> 8
+        ([4, 4, 4], 4),  # three 4-card bombs: no rule reaches above 4
+        ([4, 5], 5),  # one bomb >= 5 only
+        ([7, 5], 7),  # X=5: n=2 -> 6 < 7
+        ([10, 5], 10),
+        ([8, 7, 6], 8),  # X=6: n=3 -> 8; X=7: n=2 -> 8; single 8
+        ([9, 8, 7], 9),  # X=7: n=3 -> 9; X=8: n=2 -> 9
+        ([5, 5, 5, 5], 8),  # X=5: n=4 -> 8 beats n+2 = 6
+        ([6, 6], 7),  # e.g. a three-king bomb and a 6-card bomb
+    ],
+)
 def test_star_level(stars, level):
     assert star_level(preset_params("qianbian_collect"), stars) == level
 
 
 def test_star_level_examples_through_bomb_stars():
     p = preset_params("qianbian_collect")
-    chain7 = bomb_stars(p, "chain_bomb", "6 6 6 6 7 7 7 7 8 8 8 8")     # 4 + 3 = 7
+    chain7 = bomb_stars(p, "chain_bomb", "6 6 6 6 7 7 7 7 8 8 8 8")  # 4 + 3 = 7
     b7 = bomb_stars(p, "bomb", rep("9", 7))
     assert star_level(p, [chain7, b7, b7]) == 9
     assert star_level(p, [bomb_stars(p, "bomb", rep("9", 9))] * 3) == 11
@@ -204,6 +225,7 @@ def test_star_level_examples_through_bomb_stars():
 # ===========================================================================
 # classic: base classic, bomb_count_max from winners, no contribution
 # ===========================================================================
+
 
 def test_classic_double_no_bombs():
     # 0,2 first and second -> double; 4/4/-4/-4 by place -> [4,-4,4,-4]; x1
@@ -282,6 +304,7 @@ def test_classic_beyond_table_reading():
 # ===========================================================================
 # baibian: base common, star_max from winners, player contribution
 # ===========================================================================
+
 
 def test_baibian_double_no_bombs():
     assert score("baibian", [0, 2, 1, 3], [])["total"] == [4, -4, 4, -4]
@@ -365,6 +388,7 @@ def test_baibian_same_bomb_twice_pays_twice():
 # qianbian: base common, star_max from all, team contribution, uneven max
 # ===========================================================================
 
+
 def test_qianbian_losers_bomb_counts():
     # double for {0,2}: base [4,-4,4,-4]; loser seat 1's 6-card bomb counts
     # (multiplier_from all) -> x4 -> [16,-16,16,-16]
@@ -381,8 +405,7 @@ def test_qianbian_uneven_chain_max():
     # fo 2,0,3,1 -> double for {0,2}: base [4,-4,4,-4]
     # seat 2's 7777 88888 99999999 = 8 + 3 = 11 stars -> x16 -> [64,-64,64,-64]
     # +18 to seats 2 and 0, -6 to seats 1 and 3 -> [82,-70,82,-70]
-    r = score("qianbian", [2, 0, 3, 1],
-              [(2, "uneven_chain_bomb", "7 7 7 7 8 8 8 8 8 9 9 9 9 9 9 9 9")])
+    r = score("qianbian", [2, 0, 3, 1], [(2, "uneven_chain_bomb", "7 7 7 7 8 8 8 8 8 9 9 9 9 9 9 9 9")])
     assert r["multiplier"] == 16
     assert r["total"] == [82, -70, 82, -70]
 
@@ -437,6 +460,7 @@ def test_qianbian_uneven_15_cards_is_10_stars():
 # ===========================================================================
 # qianbian_collect: collected star levels, paid once, uneven min
 # ===========================================================================
+
 
 def test_collect_two_five_card_bombs_make_six():
     # double for {0,2}; seat 0 plays two 5-card bombs -> level 6 -> x4
@@ -535,6 +559,7 @@ def test_collect_with_multiplier_from_winners():
 # jj: base jj, star_product over every bomb, no contribution
 # ===========================================================================
 
+
 def test_jj_double_no_bombs():
     assert score("jj", [0, 2, 1, 3], [])["total"] == [6, -6, 6, -6]
 
@@ -581,8 +606,7 @@ def test_jj_three_kings_x2_and_heavenly_x3_alone():
 def test_jj_nine_star_chain_bomb_is_x4():
     # TTTT JJJJ QQQQ KKKK AAAA = 4 + 5 = 9 stars -> x4 (>= 8); single for
     # {0,2} (fo 2,1,0,3): seat2 3, seat1 -3, seat0 3, seat3 -3 -> [3,-3,3,-3] x4
-    r = score("jj", [2, 1, 0, 3],
-              [(1, "chain_bomb", "T T T T J J J J Q Q Q Q K K K K A A A A")])
+    r = score("jj", [2, 1, 0, 3], [(1, "chain_bomb", "T T T T J J J J Q Q Q Q K K K K A A A A")])
     assert r["multiplier"] == 4
     assert r["total"] == [12, -12, 12, -12]
 
@@ -590,6 +614,7 @@ def test_jj_nine_star_chain_bomb_is_x4():
 # ===========================================================================
 # Cross-variant properties
 # ===========================================================================
+
 
 def test_draw_base_tables_differ():
     # the same draw (fo 0,1,3,2) by seat: common [1,0,1,0], jj [1,-1,1,-1],
@@ -601,11 +626,17 @@ def test_draw_base_tables_differ():
     assert score("classic", fo, [])["base"] == [0, 0, 0, 0]
 
 
-@pytest.mark.parametrize("fo,outcome", [
-    ([0, 2, 1, 3], "double"), ([1, 3, 2, 0], "double"),
-    ([0, 1, 2, 3], "single"), ([3, 0, 1, 2], "single"),
-    ([0, 1, 3, 2], "draw"), ([1, 2, 0, 3], "draw"),
-])
+@pytest.mark.parametrize(
+    "fo,outcome",
+    [
+        ([0, 2, 1, 3], "double"),
+        ([1, 3, 2, 0], "double"),
+        ([0, 1, 2, 3], "single"),
+        ([3, 0, 1, 2], "single"),
+        ([0, 1, 3, 2], "draw"),
+        ([1, 2, 0, 3], "draw"),
+    ],
+)
 def test_outcomes(fo, outcome):
     for preset in PRESETS:
         assert score(preset, fo, [])["outcome"] == outcome
@@ -644,7 +675,7 @@ def test_qianbian_team_contributions_not_zero_sum():
     for kb, net in [(B6, 8), (B7, 16), (B8, 24), (THREE_KINGS, 8), (HEAVENLY, 16), (B5, 0)]:
         r = score("qianbian", [0, 2, 1, 3], [b(1, kb)])
         assert sum(r["contribution"]) == net
-        assert sum(r["total"]) == net   # double: base sums to 0
+        assert sum(r["total"]) == net  # double: base sums to 0
 
 
 def test_total_is_base_times_multiplier_plus_contribution():
@@ -654,8 +685,7 @@ def test_total_is_base_times_multiplier_plus_contribution():
                 if preset == "classic" and any(k in ("chain_bomb", "three_kings") for _, k, _ in bombs):
                     continue
                 r = score(preset, fo, bombs)
-                assert r["total"] == [r["base"][p] * r["multiplier"] + r["contribution"][p]
-                                      for p in range(4)]
+                assert r["total"] == [r["base"][p] * r["multiplier"] + r["contribution"][p] for p in range(4)]
 
 
 @pytest.mark.parametrize("fo", [[0, 1, 2], [0, 1, 2, 2], [0, 1, 2, 4], [-1, 0, 1, 2], [0, 1, 2, 3, 0]])

@@ -9,7 +9,6 @@ import sys
 
 import numpy as np
 import pytest
-
 import shuangkou as sk
 
 
@@ -104,8 +103,24 @@ def run_cli(*args):
 
 def test_cli_selfplay_writes_summary_and_replays(tmp_path):
     out = tmp_path / "run"
-    p = run_cli("selfplay", "--variant", "classic", "--games", "2000", "--agents", "heuristic,random",
-                "--seed", "3", "--out", str(out), "--replays", "10", "--quiet", "--set", "max_bomb=10")
+    p = run_cli(
+        "selfplay",
+        "--variant",
+        "classic",
+        "--games",
+        "2000",
+        "--agents",
+        "heuristic,random",
+        "--seed",
+        "3",
+        "--out",
+        str(out),
+        "--replays",
+        "10",
+        "--quiet",
+        "--set",
+        "max_bomb=10",
+    )
     assert p.returncode == 0, p.stderr
     assert "2,000 deals of classic" in p.stdout
     summary = json.loads((out / "summary.json").read_text())

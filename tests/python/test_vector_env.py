@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 import shuangkou as sk
 
 
@@ -26,7 +25,7 @@ def test_outputs_are_views_of_the_env_buffers():
     off = info2["legal_offsets"]
     assert off[0] == 0 and off[-1] == len(info2["legal_ids"]) == len(info2["legal_features"])
     for j in range(64):
-        ids = info2["legal_ids"][off[j]:off[j + 1]]
+        ids = info2["legal_ids"][off[j] : off[j + 1]]
         assert sorted(ids.tolist()) == np.flatnonzero(info2["action_mask"][j]).tolist()
         np.testing.assert_array_equal(env.legal_actions(j), ids)
 

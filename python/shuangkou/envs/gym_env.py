@@ -79,8 +79,17 @@ _OUTCOMES = ("double", "single", "draw")  # DealResult.outcome codes
 
 _RANKS = ("3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "SJ", "BJ")
 _KINDS = (
-    "single", "pair", "triple", "straight", "pair_chain", "triple_chain",
-    "bomb", "chain_bomb", "uneven_chain_bomb", "three_kings", "heavenly_kings",
+    "single",
+    "pair",
+    "triple",
+    "straight",
+    "pair_chain",
+    "triple_chain",
+    "bomb",
+    "chain_bomb",
+    "uneven_chain_bomb",
+    "three_kings",
+    "heavenly_kings",
 )
 _RECENT_ROW = 4 + 1 + len(_RANKS) + len(_KINDS)  # actor one-hot, pass flag, reading, kind
 
@@ -178,9 +187,9 @@ class ShuangkouEnv(gymnasium.Env):
         self.observation_space = spaces.Box(-100.0, 100.0, (self.observation_size,), np.float32)
         self.action_space = spaces.Discrete(self.num_actions)
 
-        self._started = False      # reset() called at least once
+        self._started = False  # reset() called at least once
         self._needs_new_deal = True  # the core's current deal has been (partly) played: reset() deals anew
-        self._ended = False         # the last step ended a deal (the core is in the next one)
+        self._ended = False  # the last step ended a deal (the core is in the next one)
         self._obs = np.zeros(self.observation_size, np.float32)
         self._mask = np.zeros(self.num_actions, np.int8)
         self._current = self.seat
@@ -243,7 +252,9 @@ class ShuangkouEnv(gymnasium.Env):
         return ended
 
     # ------------------------------------------------------------------ gymnasium API
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         fresh_core = seed is not None or not self._started or self._needs_new_deal
         if seed is not None:
@@ -407,15 +418,17 @@ class ShuangkouEnv(gymnasium.Env):
         used = [r for r in rows if r[:5].any()]
         me = self._current
         if len(used) < len(rows):  # the rows hold the whole deal so far
-            new = used[len(g.history()):]
+            new = used[len(g.history()) :]
         else:  # the bot moves are the rows after the last move of an external seat
             external = {s for s in range(4) if self._bots[s] is None}
             last = max((i for i, r in enumerate(used) if (me + int(np.argmax(r[:4]))) % 4 in external), default=-1)
-            new = used[last + 1:]
+            new = used[last + 1 :]
         for r in new:
             actor = (me + int(np.argmax(r[:4]))) % 4
             if g.current_player() != actor:
-                raise RuntimeError(f"render mirror out of step: seat {actor} acted, the mirror expects {g.current_player()}")
+                raise RuntimeError(
+                    f"render mirror out of step: seat {actor} acted, the mirror expects {g.current_player()}"
+                )
             if r[4]:
                 g.apply("pass")
                 continue

@@ -6,8 +6,21 @@ from __future__ import annotations
 from .._core import Game, Play
 
 _CARD_ZH = {
-    "3": "3", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8", "9": "9", "T": "10",
-    "J": "J", "Q": "Q", "K": "K", "A": "A", "2": "2", "SJ": "小王", "BJ": "大王",
+    "3": "3",
+    "4": "4",
+    "5": "5",
+    "6": "6",
+    "7": "7",
+    "8": "8",
+    "9": "9",
+    "T": "10",
+    "J": "J",
+    "Q": "Q",
+    "K": "K",
+    "A": "A",
+    "2": "2",
+    "SJ": "小王",
+    "BJ": "大王",
 }
 _CARD_EN = {"SJ": "small joker", "BJ": "big joker"}
 _KIND = {
@@ -65,7 +78,9 @@ def render_game(game: Game, seat: int | None = None, lang: str = "en", last: int
     top = game.top()
     if top is not None:
         owner = game.top_owner()
-        lines.append(("桌面: " if zh else "on the table: ") + f"{play_text(top, lang)} ({'座位' if zh else 'seat '}{owner})")
+        lines.append(
+            ("桌面: " if zh else "on the table: ") + f"{play_text(top, lang)} ({'座位' if zh else 'seat '}{owner})"
+        )
     history = game.history()[-last:]
     if history:
         lines.append(("最近: " if zh else "recent: ") + "; ".join(f"{s}: {play_text(p, lang)}" for s, p in history))
