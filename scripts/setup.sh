@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PIP_ROOT_USER_ACTION=ignore PIP_DISABLE_PIP_VERSION_CHECK=1
 
-DEBIAN_PACKAGES=(g++ cmake ninja-build libgtest-dev libbenchmark-dev libeigen3-dev nlohmann-json3-dev libyaml-cpp-dev zlib1g-dev)
+DEBIAN_PACKAGES=(g++ cmake ninja-build libgtest-dev libbenchmark-dev libeigen3-dev nlohmann-json3-dev libyaml-cpp-dev zlib1g-dev clang-format)
 missing=()
 for p in "${DEBIAN_PACKAGES[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

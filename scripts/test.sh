@@ -7,11 +7,6 @@ bash scripts/setup.sh
 # Test-only packages: the environments are checked with the tools of their
 # ecosystems; the sources with clang-format and ruff.
 python3 -m pip install -q "gymnasium>=1.0" "pettingzoo>=1.24" "ruff>=0.5"
-if ! command -v clang-format >/dev/null; then
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq clang-format >/dev/null
-fi
 
 echo "style: clang-format and ruff"
 git ls-files 'cpp/*.h' 'cpp/*.cc' 'tests/*.h' 'tests/*.cc' 'bench/*.cc' | xargs clang-format --dry-run --Werror
