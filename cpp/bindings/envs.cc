@@ -219,6 +219,15 @@ void bind_envs(py::module_& m) {
           },
           py::arg("env"), "For tests: the hands and player to act of env j.")
       .def(
+          "recent_actions",
+          [](PyVectorEnv& e, int j) {
+            if (j < 0 || j >= e.env().num_envs()) throw py::value_error("env index out of range");
+            py::list out;
+            for (const auto& a : e.env().recent(j)) out.append(py::make_tuple(a.seat, play_or_none(a.play)));
+            return out;
+          },
+          py::arg("env"), "The last 8 actions of env j's current deal: (seat, Play or None for a pass).")
+      .def(
           "finished_results",
           [](PyVectorEnv& e, const std::vector<int>& envs) {
             std::vector<sk::DealResult> out;

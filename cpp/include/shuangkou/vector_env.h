@@ -78,6 +78,10 @@ class VectorEnv {
 
   // For tests and tools: env j's state.
   const GameState& state(int env) const { return envs_[env].state; }
+  // The last kRecentActions actions of env j's current deal, oldest first.
+  std::span<const Action> recent(int env) const {
+    return {envs_[env].recent.data(), static_cast<size_t>(envs_[env].recent_count)};
+  }
   // The result of the deal env j finished last (meaningful where dones()[j]).
   const DealResult& last_result(int env) const { return envs_[env].last; }
 

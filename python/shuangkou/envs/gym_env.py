@@ -50,8 +50,8 @@ seed=..., **overrides)` deals too. Calling `step()` after termination without a
 
 Rendering ("ansi" returns the text, "human" prints it on each reset and step): a
 parallel `sk.Game` mirror of the deal, kept only when render_mode is set, rebuilt from
-the actions the learner and callable opponents send and from the recent-action rows of
-the observations (the bots' moves). It shows the table as the learner seat sees it. The
+the actions the learner and callable opponents send and from the core's recent actions
+(the bots' moves). It shows the table as the learner seat sees it. The
 bots' last moves after the learner's last decision of a deal are not seen by the
 learner, so the terminal frame shows the table at the learner's last move plus the
 result line.
@@ -77,30 +77,7 @@ REWARDS = ("win", "score", "log")
 ILLEGAL_ACTION = ("raise", "random")
 _OUTCOMES = ("double", "single", "draw")  # DealResult.outcome codes
 
-_RANKS = ("3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2", "SJ", "BJ")
-_KINDS = (
-    "single",
-    "pair",
-    "triple",
-    "straight",
-    "pair_chain",
-    "triple_chain",
-    "bomb",
-    "chain_bomb",
-    "uneven_chain_bomb",
-    "three_kings",
-    "heavenly_kings",
-)
-_RECENT_ROW = 4 + 1 + len(_RANKS) + len(_KINDS)  # actor one-hot, pass flag, reading, kind
-
 Opponent = Callable[[np.ndarray, np.ndarray, int], int]
-
-
-def _counts(cards: str) -> tuple[int, ...]:
-    c = [0] * len(_RANKS)
-    for t in cards.split():
-        c[_RANKS.index(t)] += 1
-    return tuple(c)
 
 
 def _as_action(action: Any, what: str) -> int:
@@ -409,45 +386,21 @@ class ShuangkouEnv(gymnasium.Env):
 
     def _mirror_sync(self) -> None:
         """Replays into the live mirror the bot moves the core made since the last
-        external move, read from the recent-action rows of the current observation."""
+        external move (the core keeps the last 8 actions of the current deal)."""
         g = self._live_game()
         if g is None or not self._mirror_dirty:
             return
         self._mirror_dirty = False
-        rows = self._obs[_recent_slice()].reshape(-1, _RECENT_ROW)
-        used = [r for r in rows if r[:5].any()]
-        me = self._current
-        if len(used) < len(rows):  # the rows hold the whole deal so far
-            new = used[len(g.history()) :]
-        else:  # the bot moves are the rows after the last move of an external seat
+        recent = self._core.recent_actions(0)
+        if len(recent) < 8:  # the whole deal so far
+            new = recent[len(g.history()) :]
+        else:  # the bot moves are those after the last move of an external seat
             external = {s for s in range(4) if self._bots[s] is None}
-            last = max((i for i, r in enumerate(used) if (me + int(np.argmax(r[:4]))) % 4 in external), default=-1)
-            new = used[last + 1 :]
-        for r in new:
-            actor = (me + int(np.argmax(r[:4]))) % 4
-            if g.current_player() != actor:
+            last = max((i for i, (seat, _) in enumerate(recent) if seat in external), default=-1)
+            new = recent[last + 1 :]
+        for seat, play in new:
+            if g.current_player() != seat:
                 raise RuntimeError(
-                    f"render mirror out of step: seat {actor} acted, the mirror expects {g.current_player()}"
+                    f"render mirror out of step: seat {seat} acted, the mirror expects {g.current_player()}"
                 )
-            if r[4]:
-                g.apply("pass")
-                continue
-            reading = tuple(int(round(x * 8)) for x in r[5:20])
-            kind = _KINDS[int(np.argmax(r[20:]))]
-            for m in g.legal_moves():
-                if m.kind == kind and _counts(m.reading) == reading:
-                    g.apply(m)
-                    break
-            else:
-                raise RuntimeError(f"render mirror out of step: no legal {kind} reading {reading} for seat {actor}")
-
-
-_RECENT: slice | None = None
-
-
-def _recent_slice() -> slice:
-    global _RECENT
-    if _RECENT is None:
-        d = next(s for s in _core.observation_layout() if s["name"] == "recent")
-        _RECENT = slice(d["offset"], d["offset"] + d["size"])
-    return _RECENT
+            g.apply(play if play is not None else "pass")
