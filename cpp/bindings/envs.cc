@@ -36,14 +36,7 @@ class PyVectorEnv {
       throw py::value_error("bots: one entry per seat (None for an external seat)");
     for (int s = 0; s < sk::kNumSeats; ++s)
       o.bots[s] = bots[s] ? static_cast<int>(sk::parse_bot(*bots[s])) : -1;
-    if (reward == "score")
-      o.reward = sk::RewardMode::kScore;
-    else if (reward == "win")
-      o.reward = sk::RewardMode::kWin;
-    else if (reward == "log")
-      o.reward = sk::RewardMode::kLog;
-    else
-      throw py::value_error("reward must be 'score', 'win' or 'log', got '" + reward + "'");
+    o.reward = sk::parse_reward_mode(reward);
     o.dense_mask = dense_mask;
     {
       py::gil_scoped_release release;

@@ -4,6 +4,7 @@
 #include "common.h"
 #include "shuangkou/match.h"
 #include "shuangkou/movegen.h"
+#include "shuangkou/vector_env.h"
 
 namespace shuangkou_py {
 namespace {
@@ -126,6 +127,19 @@ void bind_game(py::module_& m) {
              if (!g.state().is_over()) throw py::value_error("the deal is not over");
              return breakdown_dict(g.state().score(g.variant()));
            })
+      .def(
+          "rewards",
+          [](const sk::Game& g, const std::string& mode) {
+            if (!g.state().is_over()) throw py::value_error("the deal is not over");
+            const sk::RewardMode m = sk::parse_reward_mode(mode);
+            std::vector<double> out;
+            for (int s = 0; s < sk::kNumSeats; ++s)
+              out.push_back(sk::deal_reward(m, g.state(), g.variant(), s));
+            return out;
+          },
+          py::arg("mode") = "score",
+          "Each seat's reward for the finished deal: 'score' (deal score), 'win' (+1/-1 by team, 0 "
+          "for a draw) or 'log' (sign(s) * log(1 + |s|)), as the environments give them.")
       .def(
           "outcome",
           [](const sk::Game& g) -> py::object {

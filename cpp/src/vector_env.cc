@@ -9,24 +9,29 @@
 #include <string>
 
 namespace shuangkou {
-namespace {
 
-float reward_of(RewardMode mode, const DealScore& d, int seat, int winning_team) {
-  switch (mode) {
-    case RewardMode::kScore:
-      return static_cast<float>(d.total[seat]);
-    case RewardMode::kWin:
-      if (d.outcome == Outcome::kDraw) return 0.0f;
-      return team_of(seat) == winning_team ? 1.0f : -1.0f;
-    case RewardMode::kLog: {
-      const double x = static_cast<double>(d.total[seat]);
-      return static_cast<float>((x > 0) - (x < 0)) * static_cast<float>(std::log1p(std::fabs(x)));
-    }
-  }
-  return 0.0f;
+RewardMode parse_reward_mode(std::string_view name) {
+  if (name == "score") return RewardMode::kScore;
+  if (name == "win") return RewardMode::kWin;
+  if (name == "log") return RewardMode::kLog;
+  throw std::invalid_argument("reward must be 'score', 'win' or 'log', got '" + std::string(name) + "'");
 }
 
-}  // namespace
+double deal_reward(RewardMode mode, const GameState& finished, const Variant& v, int seat) {
+  const DealScore d = finished.score(v);
+  switch (mode) {
+    case RewardMode::kScore:
+      return static_cast<double>(d.total[seat]);
+    case RewardMode::kWin:
+      if (d.outcome == Outcome::kDraw) return 0.0;
+      return team_of(seat) == team_of(finished.places()[0]) ? 1.0 : -1.0;
+    case RewardMode::kLog: {
+      const double x = static_cast<double>(d.total[seat]);
+      return std::copysign(std::log1p(std::fabs(x)), x);
+    }
+  }
+  return 0.0;
+}
 
 VectorEnv::VectorEnv(const VectorEnvOptions& o)
     : options_(o),
@@ -80,11 +85,10 @@ void VectorEnv::push_recent(Env& e, int seat, const Play& p) {
 void VectorEnv::finish(int j) {
   Env& e = envs_[j];
   e.last = make_deal_result(options_.variant, e.state, e.leader, e.plays);
-  const DealScore d = e.state.score(options_.variant);
-  const int winning_team = team_of(e.state.places()[0]);
   for (int s = 0; s < kNumSeats; ++s) {
-    rewards_[j * kNumSeats + s] = reward_of(options_.reward, d, s, winning_team);
-    final_scores_[j * kNumSeats + s] = d.total[s];
+    rewards_[j * kNumSeats + s] =
+        static_cast<float>(deal_reward(options_.reward, e.state, options_.variant, s));
+    final_scores_[j * kNumSeats + s] = e.last.scores[s];
   }
   dones_[j] = 1;
 }

@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "shuangkou/bots.h"
@@ -26,6 +27,11 @@ enum class RewardMode : uint8_t {
   kWin,    // +1 / -1 by team result, 0 for a draw (平扣)
   kLog,    // sign(score) * log(1 + |score|)
 };
+
+// "score", "win", "log"; throws std::invalid_argument naming the allowed ones.
+RewardMode parse_reward_mode(std::string_view name);
+// The reward of `seat` for a finished deal.
+double deal_reward(RewardMode mode, const GameState& finished, const Variant& v, int seat);
 
 struct VectorEnvOptions {
   Variant variant;

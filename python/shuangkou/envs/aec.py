@@ -24,7 +24,6 @@ deal ends; then every agent gets its seat's reward ("score": the deal score, "wi
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import gymnasium
@@ -41,18 +40,6 @@ from .render import render_game
 NUM_SEATS = 4
 REWARD_MODES = ("score", "win", "log")
 RENDER_LANGS = ("en", "zh")
-
-
-def seat_reward(mode: str, scores: list[int], finish_order: list[int], outcome: str, seat: int) -> float:
-    """The reward of `seat` at the end of a deal under a reward mode."""
-    s = scores[seat]
-    if mode == "score":
-        return float(s)
-    if mode == "win":
-        if outcome == "draw":
-            return 0.0
-        return 1.0 if seat % 2 == finish_order[0] % 2 else -1.0
-    return math.copysign(math.log1p(abs(s)), s) if s else 0.0
 
 
 class raw_env(AECEnv):
@@ -221,9 +208,10 @@ class raw_env(AECEnv):
             scores = game.scores()
             order = game.finish_order()
             outcome = game.outcome()
+            rewards = game.rewards(self.reward_mode)
             for other in self.agents:
                 seat = self.agent_name_mapping[other]
-                self.rewards[other] = seat_reward(self.reward_mode, scores, order, outcome, seat)
+                self.rewards[other] = rewards[seat]
                 self.terminations[other] = True
                 self.infos[other] = {"score": scores[seat], "outcome": outcome, "finish_order": order}
         else:
