@@ -231,8 +231,6 @@ std::optional<Play> read_as(const Variant& v, CardCounts cards, Kind kind) {
   return read_kind(v, analyse(v, cards), kind);
 }
 
-int Readings::size() const { return std::popcount(mask); }
-
 Readings read_all(const Variant& v, CardCounts cards) {
   Readings out;
   if (cards.empty()) return out;

@@ -77,7 +77,6 @@ std::optional<Play> read_as(const Variant& v, CardCounts cards, Kind kind);
 struct Readings {
   std::array<Play, kNumKinds> by_kind;  // valid where `mask` has bit (int)kind
   uint32_t mask = 0;
-  int size() const;
   bool has(Kind k) const { return mask >> static_cast<int>(k) & 1; }
   const Play& operator[](Kind k) const { return by_kind[static_cast<int>(k)]; }
 };
