@@ -20,4 +20,6 @@ fi
 
 python3 -m pip install -q "scikit-build-core>=0.10" "pybind11>=2.12" "pytest>=7"
 python3 -m pip install -q --no-build-isolation .
+# Under pyenv a new console script needs a shim before the shell can find it.
+if command -v pyenv >/dev/null; then pyenv rehash; fi
 echo "setup: shuangkou $(python3 -c 'import shuangkou; print(shuangkou.__version__)') installed"
