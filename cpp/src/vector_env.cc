@@ -152,7 +152,8 @@ void VectorEnv::step(std::span<const int32_t> actions) {
     throw std::invalid_argument("step needs one action per env: " + std::to_string(n) + ", got " +
                                 std::to_string(actions.size()));
   // Check every action before changing anything.
-  std::vector<int> chosen(static_cast<size_t>(n), -1);
+  std::vector<int>& chosen = chosen_;  // reused: no allocation per step
+  chosen.assign(static_cast<size_t>(n), -1);
   for (int j = 0; j < n; ++j) {
     const int a = actions[j];
     const Env& e = envs_[j];

@@ -123,6 +123,7 @@ class VectorEnv {
   std::vector<uint8_t> dones_;
   std::vector<int64_t> final_scores_;
   std::vector<int64_t> episodes_;
+  std::vector<int> chosen_;  // step(): the legal-move index each env plays
 };
 
 }  // namespace shuangkou
