@@ -54,11 +54,32 @@ sk::CardCounts to_counts(const py::handle& obj, const char* what) {
                         std::string(py::str(py::type::of(obj))));
 }
 
+// A preset, or the config file at a path: its YAML is read by
+// shuangkou.config (PyYAML), its entries checked by the core.
+sk::Variant resolve(const std::string& preset_or_path) {
+  if (sk::is_variant_path(preset_or_path)) {
+    const py::object entries = py::module_::import("shuangkou.config").attr("read_entries")(preset_or_path);
+    std::vector<sk::ConfigEntry> out;
+    for (const auto& e : entries) {
+      const auto t = e.cast<py::tuple>();
+      out.push_back(
+          {t[0].cast<std::string>(), t[1].cast<std::string>(), t[2].cast<int>(), t[3].cast<std::string>()});
+    }
+    return sk::variant_from_entries(out, preset_or_path);
+  }
+  try {
+    return sk::preset(preset_or_path);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string(e.what()) +
+                                "; a variant file path must end in .yaml or .yml or contain a '/'");
+  }
+}
+
 // A variant from a preset name or a YAML file path, with keyword overrides.
 // `label` describes it ("qianbian max_bomb=10").
 sk::Variant make_variant(const std::string& preset_or_path, const py::kwargs& overrides, std::string* label) {
   try {
-    sk::Variant v = sk::resolve_variant(preset_or_path);
+    sk::Variant v = resolve(preset_or_path);
     if (label) *label = preset_or_path;
     for (const auto& [key, value] : overrides) {
       const std::string k = py::str(key);

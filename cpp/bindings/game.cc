@@ -266,7 +266,7 @@ void bind_game(py::module_& m) {
             }
             return out;
           },
-          "(level, title) of each player's total (RULES section 12).")
+          "(level, title) of each player's total (docs/rules.md §15).")
       .def(
           "results",
           [](const sk::Match& m) {
@@ -289,7 +289,7 @@ void bind_game(py::module_& m) {
         const auto t = sk::level_title(total);
         return py::make_tuple(t.level, std::string(t.title));
       },
-      py::arg("total_points"), "(level number, title) for accumulated points (RULES section 12).");
+      py::arg("total_points"), "(level number, title) for accumulated points (docs/rules.md §15).");
 }
 
 }  // namespace shuangkou_py

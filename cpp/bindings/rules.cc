@@ -74,7 +74,7 @@ class Rules {
     return d;
   }
 
-  // RULES sections 7, 8, 8a: a finished deal's score from its places and the
+  // docs/rules.md §8–12: a finished deal's score from its places and the
   // bombs played, (seat, cards) in order.
   sk::DealScore score_deal(const py::handle& finish_order, const py::handle& bombs) const {
     if (!py::isinstance<py::sequence>(finish_order) || py::isinstance<py::str>(finish_order))
@@ -168,7 +168,7 @@ void bind_rules(py::module_& m) {
 
   py::class_<Rules>(m, "Rules",
                     "Rules of one variant: Rules(preset, **overrides). Presets: classic, baibian, "
-                    "qianbian, qianbian_collect, jj; any RULES section 9 parameter may be overridden "
+                    "qianbian, qianbian_collect, jj; any docs/rules.md §13 parameter may be overridden "
                     "by keyword, e.g. Rules('qianbian', max_bomb=10).")
       .def(py::init<const std::string&, const py::kwargs&>(), py::arg("variant") = "classic")
       .def_property_readonly("name", &Rules::name)

@@ -7,7 +7,7 @@ namespace {
 
 // Batch self-play with built-in agents; the GIL is released while C++ plays.
 py::dict run_selfplay_py(const std::string& variant, int64_t games, const std::vector<std::string>& agents,
-                         int threads, const py::handle& seed, int64_t replays, const std::string& replay_path,
+                         int threads, const py::handle& seed, int64_t replays, const py::object& on_records,
                          const py::object& progress, const py::kwargs& overrides) {
   sk::SelfPlayOptions o;
   o.variant = make_variant(variant, overrides, nullptr);
@@ -15,7 +15,11 @@ py::dict run_selfplay_py(const std::string& variant, int64_t games, const std::v
   o.threads = threads;
   o.seed = seed_arg(seed);
   o.replays = replays;
-  o.replay_path = replay_path;
+  if (!on_records.is_none())
+    o.on_records = [&on_records](const std::vector<std::string>& records) {
+      py::gil_scoped_acquire gil;
+      on_records(py::cast(records));
+    };
   if (agents.size() != sk::kNumSeats) throw py::value_error("agents must name one bot per seat");
   for (int s = 0; s < sk::kNumSeats; ++s) o.agents[s] = sk::parse_bot(agents[s]);
   std::vector<sk::DealResult> results;
@@ -39,8 +43,8 @@ py::dict run_selfplay_py(const std::string& variant, int64_t games, const std::v
 
 void bind_selfplay(py::module_& m) {
   m.def("run_selfplay", &run_selfplay_py, py::arg("variant"), py::arg("games"), py::arg("agents"),
-        py::arg("threads") = 0, py::arg("seed") = 0, py::arg("replays") = 0, py::arg("replay_path") = "",
-        py::arg("progress") = py::none(),
+        py::arg("threads") = 0, py::arg("seed") = 0, py::arg("replays") = 0,
+        py::arg("on_records") = py::none(), py::arg("progress") = py::none(),
         "Low-level batch self-play (see shuangkou.selfplay): returns per-deal numpy arrays.");
   m.def("bot_names", &sk::bot_names);
 }

@@ -39,7 +39,7 @@ constexpr SliceSpec kSlices[] = {
     {"places", 16, "finishing place one-hot (1st..4th) of self, next, partner, previous; 0 while playing"},
     {"bombs", 4, "bombs played by self, next, partner, previous / 8"},
     {"max_stars", 4, "most stars of one bomb of self, next, partner, previous / 18"},
-    {"star_level", 4, "star level (RULES 8a with star collection, else max stars) / 18"},
+    {"star_level", 4, "star level (docs/rules.md §12 with star collection, else max stars) / 18"},
     {"scores", 4, "points credited so far (bomb contributions) / 100"},
     {"variant", 21,
      "wild_jokers one-hot (none, BJ, both), max_bomb / 12, chain_bomb, uneven_chain, uneven_star min, "

@@ -39,7 +39,7 @@ class Generator {
       const int natural = std::min<int>(2, count_[r]);
       emit(Kind::kPair, nibble(r, natural), 2 - natural, nibble(r, 2), r, 2, 0);
     }
-    // Jokers-only pairs (section 2): SJ BJ is a pair of SJ where only BJ is
+    // Jokers-only pairs (docs/rules.md §3): SJ BJ is a pair of SJ where only BJ is
     // wild, a pair of BJ where both are.
     if (min_key < kSmallJoker) {
       if (sj_ == 2)

@@ -18,7 +18,7 @@ constexpr std::array<std::string_view, kNumKinds> kKindNames = {
 
 CardCounts joker_pair(int joker) { return CardCounts(uint64_t{2} << (4 * joker)); }
 
-// Jokers-only sets are read naturally (section 2), with the `SJ BJ` exception.
+// Jokers-only sets are read naturally (docs/rules.md §3), with the `SJ BJ` exception.
 std::optional<Play> read_jokers_only(const Variant& v, const SetInfo& s, Kind kind) {
   const CardCounts cards = s.cards;
   switch (s.n) {

@@ -27,7 +27,7 @@ std::optional<Play> read_kind(const Variant& v, const SetInfo& s, Kind kind);
 // Mask of `length` ranks starting at `bottom`.
 constexpr uint32_t window_mask(int bottom, int length) { return ((1u << length) - 1) << bottom; }
 
-// Orders plays of one comparison class: non-bombs by key; bombs as section 5
+// Orders plays of one comparison class: non-bombs by key; bombs as docs/rules.md §5
 // (docs/rule_readings.md item 6 for `count` order). Layout, high to low:
 // stars (5 bits) | tier (2 bits) | 127 - size (7 bits) | key (4 bits).
 constexpr uint32_t bomb_power(const Variant& v, Kind kind, int key, int size, int stars) {

@@ -7,7 +7,7 @@
 namespace shuangkou {
 namespace {
 
-// Base points by outcome and place (section 7), one table per BaseTable.
+// Base points by outcome and place (docs/rules.md §9), one table per BaseTable.
 constexpr int kBase[3][3][4] = {
     // classic: double, single, draw
     {{4, 4, -4, -4}, {2, -2, 2, -2}, {0, 0, 0, 0}},

@@ -1,31 +1,14 @@
 #include "shuangkou/selfplay.h"
 
 #include <omp.h>
-#include <zlib.h>
 
 #include <algorithm>
-#include <memory>
 #include <stdexcept>
 
 namespace shuangkou {
 namespace {
 
 constexpr int64_t kBlock = 8192;  // deals between progress reports
-
-struct GzipFile {
-  gzFile file = nullptr;
-  explicit GzipFile(const std::string& path) : file(gzopen(path.c_str(), "wb6")) {
-    if (!file) throw std::invalid_argument("cannot write replays to '" + path + "'");
-  }
-  ~GzipFile() {
-    if (file) gzclose(file);
-  }
-  void write_line(const std::string& line) {
-    if (gzwrite(file, line.data(), static_cast<unsigned>(line.size())) != static_cast<int>(line.size()) ||
-        gzputc(file, '\n') < 0)
-      throw std::runtime_error("writing replays failed");
-  }
-};
 
 }  // namespace
 
@@ -78,11 +61,7 @@ int64_t run_selfplay(const SelfPlayOptions& o, std::vector<DealResult>& results,
   results.assign(static_cast<size_t>(o.games), DealResult{});
   const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
   const int64_t replays = o.replays < 0 ? o.games : std::min(o.replays, o.games);
-  std::unique_ptr<GzipFile> out;
-  if (replays > 0) {
-    if (o.replay_path.empty()) throw std::invalid_argument("replays requested but no replay path given");
-    out = std::make_unique<GzipFile>(o.replay_path);
-  }
+  if (replays > 0 && !o.on_records) throw std::invalid_argument("replays requested but no record sink given");
   std::vector<std::string> records;
   int64_t done = 0;
   while (done < o.games) {
@@ -98,7 +77,7 @@ int64_t run_selfplay(const SelfPlayOptions& o, std::vector<DealResult>& results,
         results[i] = play_deal(o, static_cast<uint64_t>(i), scratch, record);
       }
     }
-    for (const auto& r : records) out->write_line(r);
+    if (!records.empty()) o.on_records(records);
     done = end;
     if (progress && !progress(done)) break;
   }

@@ -40,7 +40,13 @@ __all__ = [
     "num_actions",
     "play_to_action",
 ]
-__version__ = "0.1.0"
+from importlib.metadata import PackageNotFoundError as _NotFound
+from importlib.metadata import version as _version
+
+try:  # the one version number is pyproject.toml's
+    __version__ = _version("shuangkou")
+except _NotFound:  # pragma: no cover - a source tree that was never installed
+    __version__ = "0+unknown"
 
 _LAZY_ENVS = ("env", "raw_env")  # the PettingZoo AEC env, imported on first use (needs pettingzoo)
 

@@ -11,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import Rules, parse_cards, preset_names
+from . import Rules, __version__, parse_cards, preset_names
 
 SAMPLE_HAND = "3 3 4 5 5 6 6 7 7 7 8 8 9 T T J Q Q K A A 2 2 2 2 SJ BJ"
 
@@ -30,7 +30,7 @@ def _cmd_moves(args: argparse.Namespace) -> int:
     if previous:
         print(f"to beat: {rules.read(previous).kind} {parse_cards(previous)} (passing is always allowed)")
     else:
-        print("leading: every canonical move (RULES section 11)")
+        print("leading: every canonical move (docs/rules.md §14)")
     by_kind: dict[str, list] = {}
     for m in moves:
         by_kind.setdefault(m.kind, []).append(m)
@@ -130,6 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Shuangkou (双扣) rules engine. Card strings use 3 4 5 6 7 8 9 T J Q K A 2 SJ BJ "
         "separated by spaces ('10' is accepted for T).",
     )
+    parser.add_argument("--version", action="version", version=f"shuangkou {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     sp = sub.add_parser(
@@ -171,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
     moves = sub.add_parser(
         "moves",
         help="list the canonical moves of a hand",
-        description="Reads a hand and lists every canonical move (RULES section 11): all leads, "
+        description="Reads a hand and lists every canonical move (docs/rules.md §14): all leads, "
         "or with --previous only the plays that beat it.",
     )
     moves.add_argument("--variant", default="baibian", choices=preset_names(), help="rule set (default: baibian)")
@@ -200,6 +201,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except OSError as e:  # an output that cannot be written: say which, no traceback
+        print(f"error: {e}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

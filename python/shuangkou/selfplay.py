@@ -11,6 +11,7 @@ their own stream, so results are identical for any number of threads.
 
 from __future__ import annotations
 
+import gzip
 import math
 import os
 import time
@@ -70,6 +71,35 @@ def agent_label(agent: Agent) -> str:
     return getattr(agent, "__name__", type(agent).__name__)
 
 
+class ReplayWriter:
+    """Gzip JSON lines, one deal record per line, written as blocks arrive.
+
+    Opening, every write and the close are checked: a failure raises
+    ``OSError`` naming the file (a replay that cannot be written is never
+    reported as written)."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = os.fspath(path)
+        try:
+            self._file = gzip.open(self.path, "wt", encoding="utf-8", compresslevel=6)
+        except OSError as e:
+            raise OSError(e.errno, f"cannot write replays to '{self.path}': {e.strerror}") from None
+
+    def write(self, records: list[str]) -> None:
+        try:
+            for r in records:
+                self._file.write(r)
+                self._file.write("\n")
+        except OSError as e:
+            raise OSError(e.errno, f"writing replays to '{self.path}' failed: {e.strerror}") from None
+
+    def close(self) -> None:
+        try:
+            self._file.close()
+        except OSError as e:
+            raise OSError(e.errno, f"writing replays to '{self.path}' failed: {e.strerror}") from None
+
+
 def selfplay(
     variant: str = "baibian",
     games: int = 1000,
@@ -116,17 +146,22 @@ def selfplay(
 
     start = time.perf_counter()
     if all(isinstance(a, str) for a in names):
-        arrays = _core.run_selfplay(
-            variant,
-            games,
-            names,
-            threads=threads,
-            seed=seed,
-            replays=replays_n,
-            replay_path=os.fspath(replay_path) if replay_path is not None else "",
-            progress=report,
-            **overrides,
-        )
+        writer = ReplayWriter(replay_path) if replays_n else None
+        try:
+            arrays = _core.run_selfplay(
+                variant,
+                games,
+                names,
+                threads=threads,
+                seed=seed,
+                replays=replays_n,
+                on_records=writer.write if writer else None,
+                progress=report,
+                **overrides,
+            )
+        finally:
+            if writer:
+                writer.close()
     else:
         if replays_n:
             raise ValueError("replays are recorded for built-in agents only")

@@ -15,7 +15,7 @@ namespace {
 
 constexpr int kGamesPerVariant = 10000;
 
-// Scores recomputed from the history alone, straight from RULES.md sections
+// Scores recomputed from the history alone, straight from docs/rules.md
 // 7, 8, 8a (deliberately not through scoring.cc's tally).
 std::array<int64_t, 4> recompute_scores(const Variant& v, const std::vector<Action>& history,
                                         const Places& places) {
@@ -40,7 +40,7 @@ std::array<int64_t, 4> recompute_scores(const Variant& v, const std::vector<Acti
     return v.multiplier_from == MultiplierFrom::kAll || seat % 2 == winning_team;
   };
   // Star levels: each seat's best bomb, or with collection the best of the
-  // section 8a combinations.
+  // docs/rules.md §12 combinations.
   auto level_of = [&](int seat) {
     std::vector<int> mine;
     for (const auto& b : bombs)

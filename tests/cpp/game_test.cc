@@ -95,7 +95,7 @@ TEST(GameDeals, QianbianNoJiefengWhenTheFinishingPlayIsBeaten) {
   EXPECT_EQ(totals_of(g), (std::vector<int64_t>{1, 0, 1, 0}));
 }
 
-// qianbian_collect: two 5-card bombs collect to 6 stars (section 8a); a
+// qianbian_collect: two 5-card bombs collect to 6 stars (docs/rules.md §12); a
 // single for {0, 2}; x4 and collected team contributions paid once each.
 TEST(GameDeals, QianbianCollectCollectedStars) {
   Game g(preset("qianbian_collect"), hands("7 7 7 7 7 8 8 8 8 8 3", "4", "5 5 5 5 5 5 9", "6"), 0);
@@ -189,7 +189,7 @@ TEST(GameRules, SetDealsAreValidated) {
   EXPECT_NO_THROW(Game(v, hands("3", "4 4", "5 5", "6 6"), 2));
 }
 
-// The revealed-card rule (section 3): the holder of the revealed card leads
+// The revealed-card rule (docs/rules.md §6): the holder of the revealed card leads
 // and the holder of its other copy becomes the partner. Search seeds for each
 // of the three cases and compare with the same deal under fixed teams.
 TEST(GameDeal, RevealedCardSeatSwapInAllThreeCases) {

@@ -14,9 +14,9 @@ namespace shuangkou {
 namespace {
 
 nlohmann::json load_examples() {
-  const std::string path = testing::shared_dir() + "/rules_examples.json";
+  const std::string path = testing::test_data_dir() + "/rules_examples.json";
   std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open " + path + " (set SHUANGKOU_SHARED)");
+  if (!in) throw std::runtime_error("cannot open " + path + "");
   return nlohmann::json::parse(in);
 }
 
@@ -24,7 +24,7 @@ std::optional<Play> read(const std::string& variant, const std::string& cards) {
   return read_best(preset(variant), CardCounts::parse(cards));
 }
 
-// RULES.md section 13, readings. "any" examples (listed under one variant in
+// docs/rules.md §16, readings. "any" examples (listed under one variant in
 // the file) must hold in every variant.
 TEST(RulesExamples, Readings) {
   const auto examples = load_examples();
@@ -64,7 +64,7 @@ TEST(RulesExamples, Beats) {
   }
 }
 
-// Star counts quoted in RULES.md section 5.
+// Star counts quoted in docs/rules.md §5.
 TEST(RulesExamples, StarsOfSection5) {
   const Variant max_star = preset("qianbian");
   const Variant min_star = preset("qianbian_collect");
@@ -77,7 +77,7 @@ TEST(RulesExamples, StarsOfSection5) {
   EXPECT_EQ(stars(min_star, "7 7 7 7 8 8 8 8 8 9 9 9 9 9 9"), 7);
 }
 
-// Section 11: with 4 5 6 7 SJ in qianbian the only straight is 4-8.
+// docs/rules.md §14: with 4 5 6 7 SJ in qianbian the only straight is 4-8.
 TEST(RulesExamples, CanonicalStraightExampleOfSection11) {
   MoveList moves;
   generate_leads(preset("qianbian"), CardCounts::parse("4 5 6 7 SJ"), moves);

@@ -24,10 +24,10 @@ Places places(std::initializer_list<int> seats) {
   return p;
 }
 
-// RULES.md section 13, scoring examples, from rules_examples.json.
+// docs/rules.md §16, scoring examples, from rules_examples.json.
 TEST(ScoringExamples, FromRulesExamplesJson) {
-  std::ifstream in(testing::shared_dir() + "/rules_examples.json");
-  ASSERT_TRUE(in) << "rules_examples.json not found under " << testing::shared_dir();
+  std::ifstream in(testing::test_data_dir() + "/rules_examples.json");
+  ASSERT_TRUE(in) << "rules_examples.json not found under " << testing::test_data_dir();
   const auto examples = nlohmann::json::parse(in);
   ASSERT_GE(examples["scores"].size(), 2u);
   for (const auto& e : examples["scores"]) {

@@ -1,11 +1,10 @@
 #include "shuangkou/selfplay.h"
 
 #include <gtest/gtest.h>
-#include <zlib.h>
 
-#include <cstdio>
-#include <filesystem>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace shuangkou {
 namespace {
@@ -39,37 +38,44 @@ TEST(SelfPlay, ResultsDoNotDependOnTheThreadCount) {
 }
 
 TEST(SelfPlay, ReplaysReplayToTheSameResults) {
-  const std::string path =
-      (std::filesystem::temp_directory_path() / "shuangkou_selfplay_test.jsonl.gz").string();
   SelfPlayOptions o;
   o.variant = preset("qianbian");
-  o.games = 500;
+  o.games = 9000;  // more than one block, so records arrive in two calls
   o.seed = 5;
   o.threads = 2;
-  o.replays = 120;
-  o.replay_path = path;
+  o.replays = 8500;
+  std::vector<std::string> records;
+  std::vector<size_t> calls;
+  o.on_records = [&](const std::vector<std::string>& block) {
+    calls.push_back(block.size());
+    records.insert(records.end(), block.begin(), block.end());
+  };
   std::vector<DealResult> results;
   run_selfplay(o, results);
-  gzFile f = gzopen(path.c_str(), "rb");
-  ASSERT_NE(f, nullptr);
-  std::string line;
-  char buf[1 << 16];
-  int n = 0;
-  while (gzgets(f, buf, sizeof buf)) {
-    line += buf;
-    if (line.empty() || line.back() != '\n') continue;
-    line.pop_back();
-    const Game g = Game::from_json(line);
+  EXPECT_EQ(calls, (std::vector<size_t>{8192, 308}));
+  ASSERT_EQ(records.size(), 8500u);
+  for (size_t n = 0; n < records.size(); n += 97) {
+    const Game g = Game::from_json(records[n]);
     ASSERT_TRUE(g.state().is_over());
     EXPECT_EQ(g.state().score(g.variant()).total, results[n].scores) << "deal " << n;
     EXPECT_EQ(g.state().places(), results[n].places);
     EXPECT_EQ(g.history().size(), results[n].actions);
-    ++n;
-    line.clear();
   }
-  gzclose(f);
-  EXPECT_EQ(n, 120);
-  std::remove(path.c_str());
+}
+
+TEST(SelfPlay, ARecordSinkErrorStopsTheRun) {
+  SelfPlayOptions o;
+  o.variant = preset("classic");
+  o.games = 20000;
+  o.replays = -1;
+  int calls = 0;
+  o.on_records = [&](const std::vector<std::string>&) {
+    ++calls;
+    throw std::runtime_error("disk full");
+  };
+  std::vector<DealResult> results;
+  EXPECT_THROW(run_selfplay(o, results), std::runtime_error);
+  EXPECT_EQ(calls, 1);
 }
 
 TEST(SelfPlay, ProgressIsReportedAndCanStop) {
@@ -112,9 +118,7 @@ TEST(SelfPlay, BadOptionsAreRejected) {
   EXPECT_THROW(run_selfplay(o, results), std::invalid_argument);
   o.games = 10;
   o.replays = 5;
-  EXPECT_THROW(run_selfplay(o, results), std::invalid_argument);  // no path
-  o.replay_path = "/nonexistent-dir/x.jsonl.gz";
-  EXPECT_THROW(run_selfplay(o, results), std::invalid_argument);
+  EXPECT_THROW(run_selfplay(o, results), std::invalid_argument);  // no record sink
   EXPECT_THROW(parse_bot("smart"), std::invalid_argument);
   EXPECT_EQ(parse_bot("heuristic"), BotKind::kHeuristic);
 }

@@ -1,9 +1,8 @@
-// Helpers shared by the C++ tests: random deals and the shared folder.
+// Helpers shared by the C++ tests: random deals and the test data folder.
 #pragma once
 
 #include <algorithm>
 #include <array>
-#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -12,12 +11,9 @@
 
 namespace shuangkou::testing {
 
-// The folder holding RULES.md and rules_examples.json: $SHUANGKOU_SHARED, or
-// the one beside the repository.
-inline std::string shared_dir() {
-  if (const char* env = std::getenv("SHUANGKOU_SHARED")) return env;
-  return SHUANGKOU_SHARED_DIR;
-}
+// The project's test data folder, tests/data (rules_examples.json: the worked
+// examples of docs/rules.md §16).
+inline std::string test_data_dir() { return SHUANGKOU_TEST_DATA_DIR; }
 
 // The 108 cards of two decks, by rank.
 inline std::vector<int> double_deck_ranks() {

@@ -8,7 +8,7 @@
 namespace shuangkou {
 namespace {
 
-// RULES.md section 9, column by column.
+// docs/rules.md §13, column by column.
 TEST(Variant, PresetsMatchTheRulesTable) {
   const Variant c = preset("classic");
   EXPECT_EQ(c.wild_jokers, WildJokers::kNone);

@@ -1,16 +1,16 @@
 """Independent scoring reference for Shuangkou (双扣), in plain Python.
 
-Written from ../shared/RULES.md (sections 5, 7, 8, 8a, 9) alone, without
+Written from docs/rules.md (§5, §8–13) alone, without
 looking at the C++ engine, so that the engine's scores can be cross-checked
 against it. It is deliberately simple: no speed tricks, one function per rule.
 
 Public functions:
 
-* ``preset_params(name)``      -- the string parameters of a preset (RULES §9).
-* ``bomb_stars(params, kind, reading)``  -- stars of one bomb (RULES §5).
-* ``star_level(params, stars_list)``     -- collected star level (RULES §8a).
+* ``preset_params(name)``      -- the string parameters of a preset (docs/rules.md §13).
+* ``bomb_stars(params, kind, reading)``  -- stars of one bomb (docs/rules.md §5).
+* ``star_level(params, stars_list)``     -- collected star level (docs/rules.md §12).
 * ``reference_breakdown(record)``        -- the score of one deal record
-  (RULES §7, §8, §8a): outcome, base, multiplier, contribution, total.
+  (docs/rules.md §8–12): outcome, base, multiplier, contribution, total.
 
 A deal *record* is the dict the engine's ``Game.to_json()`` produces (after
 ``json.loads``)::
@@ -34,7 +34,7 @@ JOKERS = ("SJ", "BJ")
 BOMB_KINDS = ("bomb", "chain_bomb", "uneven_chain_bomb", "three_kings", "heavenly_kings")
 
 # ---------------------------------------------------------------------------
-# Presets (RULES §9). Values are strings, exactly as in a record's "variant".
+# Presets (docs/rules.md §13). Values are strings, exactly as in a record's "variant".
 # ---------------------------------------------------------------------------
 
 _PRESETS = {
@@ -122,7 +122,7 @@ _PRESETS = {
         "first_lead": "revealed_card",
         "team_formation": "by_rule",
         "base_table": "jj",
-        # RULES §8 JJ: "every bomb played by anyone multiplies the deal".
+        # docs/rules.md §10 JJ: "every bomb played by anyone multiplies the deal".
         "multiplier": "star_product",
         "multiplier_from": "all",
         "contribution": "none",
@@ -156,7 +156,7 @@ def _flag(params, key):
 
 
 # ---------------------------------------------------------------------------
-# Stars (RULES §5)
+# Stars (docs/rules.md §5)
 # ---------------------------------------------------------------------------
 
 
@@ -200,7 +200,7 @@ def _reading_counts(kind, reading):
 
 
 def bomb_stars(params, kind, reading):
-    """Stars of a bomb (RULES §5; docs/rule_readings.md item 6 for `count`)."""
+    """Stars of a bomb (docs/rules.md §5; docs/rule_readings.md item 6 for `count`)."""
     counts = _reading_counts(kind, reading)
     order = _choice(params, "bomb_order", ("count", "stars"))
     if kind == "three_kings":
@@ -223,7 +223,7 @@ def bomb_stars(params, kind, reading):
 
 
 def star_level(params, stars_list):
-    """A player's collected star level (RULES §8a) from the stars of the bombs
+    """A player's collected star level (docs/rules.md §12) from the stars of the bombs
     they played (chain bombs count as one bomb each). 0 when they played none.
 
     The level is the largest of:
@@ -248,7 +248,7 @@ def star_level(params, stars_list):
 
 
 # ---------------------------------------------------------------------------
-# Base table (RULES §7), multiplier (§8), contribution (§8, §8a)
+# Base table (docs/rules.md §9), multiplier (§10), contribution (§11, §12)
 # ---------------------------------------------------------------------------
 
 # points by place (1st, 2nd, 3rd, 4th)
@@ -268,7 +268,7 @@ def partner_of(seat):
 
 
 def bomb_count_factor(params, kind, reading):
-    """Classic factor of one bomb (RULES §8 `bomb_count_max`).
+    """Classic factor of one bomb (docs/rules.md §10 `bomb_count_max`).
 
     The table gives 5/6/7/8 cards -> x2/x3/x4/x5 and heavenly kings -> x4.
     Reading for sizes beyond the table (recorded in docs/rule_readings.md):
@@ -285,14 +285,14 @@ def bomb_count_factor(params, kind, reading):
 
 
 def star_max_factor(s):
-    """RULES §8 `star_max`: 5 -> x2, 6 -> x4, 7 -> x8, >= 8 -> x16, else x1."""
+    """docs/rules.md §10 `star_max`: 5 -> x2, 6 -> x4, 7 -> x8, >= 8 -> x16, else x1."""
     if s >= 8:
         return 16
     return {5: 2, 6: 4, 7: 8}.get(s, 1)
 
 
 def star_product_factor(s):
-    """RULES §8 `star_product`: 6 -> x2, 7 -> x3, >= 8 -> x4, else x1."""
+    """docs/rules.md §10 `star_product`: 6 -> x2, 7 -> x3, >= 8 -> x4, else x1."""
     if s >= 8:
         return 4
     return {6: 2, 7: 3}.get(s, 1)
@@ -347,7 +347,7 @@ def reference_breakdown(record):
     params = record["variant"]
     fo, winning_team, outcome = _outcome(record["finish_order"])
 
-    # --- base (RULES §7): by place ---------------------------------------
+    # --- base (docs/rules.md §9): by place ---------------------------------------
     table = BASE_TABLES[_choice(params, "base_table", tuple(BASE_TABLES))]
     base = [0, 0, 0, 0]
     for place, seat in enumerate(fo):
@@ -364,7 +364,7 @@ def reference_breakdown(record):
     def counted(seat):
         return frm == "all" or team_of(seat) == winning_team
 
-    # --- multiplier (RULES §8, §8a) --------------------------------------
+    # --- multiplier (docs/rules.md §10, §12) --------------------------------------
     mode = _choice(params, "multiplier", ("bomb_count_max", "star_max", "star_product"))
     multiplier = 1
     if mode == "bomb_count_max":
@@ -382,7 +382,7 @@ def reference_breakdown(record):
             if counted(seat):
                 multiplier *= star_product_factor(st)
 
-    # --- contribution (RULES §8, §8a) ------------------------------------
+    # --- contribution (docs/rules.md §11, §12) ------------------------------------
     cmode = _choice(params, "contribution", ("none", "player", "team"))
     contribution = [0, 0, 0, 0]
     if cmode != "none":

@@ -1,7 +1,7 @@
 """Table tests for ``Rules.beats(a, b)``: True iff ``a`` may be played on ``b``.
 
-Expected values derived by hand from ../shared/RULES.md (sections 2, 4, 5, 9)
-and, where RULES.md leaves a choice, from docs/rule_readings.md -- such cases
+Expected values derived by hand from docs/rules.md (§3, §4, §5, §13)
+and, where the rules leave a choice, from docs/rule_readings.md -- such cases
 carry a comment "RR n" naming the item they rest on.
 
 Rows: (rules spec, a, b, expected). The rules spec is a preset name optionally

@@ -15,8 +15,8 @@ The contract under test::
     sk.Match(variant, seed=, deals=) with game, next_deal, is_over, totals, seating,
     player_in_seat, seat_of, titles, results, num_deals, deals_played.
 
-Every expected outcome and score below is worked out by hand from RULES.md
-(sections 3, 6, 7, 8, 8a, 9, 12); the reasoning is in the comments.
+Every expected outcome and score below is worked out by hand from the rules
+(docs/rules.md §6–13, §15); the reasoning is in the comments.
 
 Script notation for the hand-written deals: ``"S> cards"`` means seat S
 leads a new trick (so ``is_leading()`` must be true before the move),
@@ -154,7 +154,7 @@ CLASSIC_SCRIPT = [
     "1: 2",  # 14
     "2: pass",  # 15
     "3: pass",  # 16
-    "0: 7 7 7 7 7",  # 17 a 5-card bomb of the winning team: x2 (section 8, classic)
+    "0: 7 7 7 7 7",  # 17 a 5-card bomb of the winning team: x2 (docs/rules.md §10, classic)
     "1: pass",  # 18
     "2: pass",  # 19
     "3: pass",  # 20 -> seat 0 leads
@@ -385,7 +385,7 @@ COLLECT_SCRIPT = [
 ]
 # Places [2, 1, 0, 3]: team {0,2} 1st and 3rd -> single. Base 2/-2/2/-2 by place:
 # by seat [2, -2, 2, -2].
-# Star levels (section 8a): seat 2 played two 5-card bombs -> X=5, n=2: 5+2-1 = 6;
+# Star levels (docs/rules.md §12): seat 2 played two 5-card bombs -> X=5, n=2: 5+2-1 = 6;
 # seat 1 one 5-card bomb -> 5. Multiplier star_max over all: 6 -> x4:
 # [8, -8, 8, -8]. Contribution (team, once, from final levels): seat 2 level 6 ->
 # +6 to 2 and 0, -2 to 1 and 3; seat 1 level 5 -> nothing.
@@ -448,7 +448,7 @@ JJ_SCRIPT = [
 # Places: 0, 2, then the holders in turn order after seat 2: seat 3, seat 1 ->
 # [0, 2, 3, 1]: double. JJ base double 6/6/-6/-6: by seat [6, -6, 6, -6].
 # Multiplier star_product: 6-star three kings x2, 7-star bomb x3 -> x6 (both
-# teams' bombs count): [36, -36, 36, -36] (the RULES worked example). No contribution.
+# teams' bombs count): [36, -36, 36, -36] (the worked example of docs/rules.md §16). No contribution.
 
 
 def test_jj_scripted_deal():
@@ -782,7 +782,7 @@ def test_apply_after_game_over():
 
 
 def test_play_with_wrong_kind_of_same_cards():
-    # qianbian: 5 6 7 SJ SJ BJ reads as a straight or a pair chain (section 2: the
+    # qianbian: 5 6 7 SJ SJ BJ reads as a straight or a pair chain (docs/rules.md §3: the
     # mover names the type). A straight Play cannot follow a pair chain.
     g = sk.Game("qianbian", hands=["3 3 4 4 5 5", "5 6 7 SJ SJ BJ", "8", "9"], leader=0)
     g.apply("3 3 4 4 5 5")
@@ -1113,7 +1113,7 @@ def test_observation_passes_counter():
 
 
 # --------------------------------------------------------------------------
-# 9. levels (RULES section 12)
+# 9. levels (docs/rules.md §15)
 
 LEVELS = [
     (1, "包身工", None),
@@ -1229,8 +1229,8 @@ def test_rules_score_contract_example():
 
 
 # --------------------------------------------------------------------------
-# 11b. random deals against an independent model of the turn rules (section 6)
-# and of the running contributions (section 8)
+# 11b. random deals against an independent model of the turn rules (docs/rules.md §7)
+# and of the running contributions (docs/rules.md §11)
 
 
 def running_contribution(variant, bombs):

@@ -1,7 +1,7 @@
 """Table tests for ``Rules.read`` (and a few for ``Rules.readings``).
 
-Every expected value below was derived by hand from ../shared/RULES.md
-(sections 1, 2, 4, 5, 9, 10, 11) and, where RULES.md leaves a choice, from
+Every expected value below was derived by hand from the rules
+(docs/rules.md §1, §3, §4, §5, §13, §14, §17) and, where they leave a choice, from
 docs/rule_readings.md -- such cases carry a comment "RR n" naming the item of
 docs/rule_readings.md they rest on.
 
@@ -201,7 +201,7 @@ BAIBIAN = [
 # ---------------------------------------------------------------------------
 QIANBIAN = [
     ("qianbian", "5 6 7 8 SJ", "straight", "5 6 7 8 9", "9", 0),
-    ("qianbian", "4 5 6 7 SJ", "straight", "4 5 6 7 8", "8", 0),  # RULES 11
+    ("qianbian", "4 5 6 7 SJ", "straight", "4 5 6 7 8", "8", 0),  # docs/rules.md §14
     ("qianbian", "8 9 T SJ BJ", "straight", "8 9 T J Q", "Q", 0),
     ("qianbian", "K A SJ SJ BJ", "straight", "T J Q K A", "A", 0),
     ("qianbian", "3 5 7 SJ BJ", "straight", "3 4 5 6 7", "7", 0),

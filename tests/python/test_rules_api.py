@@ -3,17 +3,17 @@
 The contract under test::
 
     r = sk.Rules("baibian")                  # presets: classic baibian qianbian qianbian_collect jj
-    r2 = sk.Rules("qianbian", max_bomb=10)   # any RULES section 9 parameter by keyword
+    r2 = sk.Rules("qianbian", max_bomb=10)   # any docs/rules.md §13 parameter by keyword
     p = r.read("5 6 7 8 BJ")                 # highest valid reading over all kinds, or None
     p.kind; p.cards; p.reading; p.key; p.stars; len(p)
     r.readings(cards)                        # one Play per kind (its highest reading), kind order
     r.beats(a, b)                            # card strings or Play; True iff a may be played on b
-    r.legal_moves(hand, previous=None)       # canonical moves (RULES section 11)
+    r.legal_moves(hand, previous=None)       # canonical moves (docs/rules.md §14)
     sk.parse_cards("5 6 T J BJ")             # validated, normalised card string
 
-Expected values come from RULES.md (sections 1, 2, 4, 5, 9, 11) and
+Expected values come from docs/rules.md (§1, §3, §4, §5, §13, §14) and
 docs/rule_readings.md. The complete move lists of the small hands below were
-worked out by hand from section 11: one move per pattern (kind + per-rank
+worked out by hand from docs/rules.md §14: one move per pattern (kind + per-rank
 counts of the reading), cards spent natural first, then wild SJ, then wild BJ,
 and a pattern whose cards so chosen read higher as another pattern of the
 same kind is no move of its own.
@@ -118,7 +118,7 @@ def test_parse_cards_normalises(given, expected):
 
 
 # --------------------------------------------------------------------------
-# Presets and parameters (RULES section 9)
+# Presets and parameters (docs/rules.md §13)
 
 # "—" entries of the table (uneven_star where there are no uneven chain bombs,
 # multiplier_from for bomb_count_max / star_product) are not asserted.
@@ -968,7 +968,7 @@ def test_legal_moves_accepts_list_hand_and_keyword_previous():
 
 
 def canonical_cards(kind, reading, hand, sj_wild):
-    """The cards RULES section 11 spends on the pattern (kind, reading)."""
+    """The cards docs/rules.md §14 spends on the pattern (kind, reading)."""
     R, H = counts(reading), counts(hand)
     sj, bj = IDX["SJ"], IDX["BJ"]
     if kind == "heavenly_kings":
@@ -991,7 +991,7 @@ def canonical_cards(kind, reading, hand, sj_wild):
 
 
 def expected_leads(r, hand):
-    """Section 11 from the reader: a card set S from the hand with its highest
+    """docs/rules.md §14 from the reader: a card set S from the hand with its highest
     reading P of a kind is a move iff S is what the canonical rule spends on
     P's pattern (otherwise the pattern is another set's move, or is excluded
     because its canonical cards read higher)."""

@@ -1,13 +1,10 @@
-"""The worked examples of RULES.md section 13, loaded from rules_examples.json.
+"""The worked examples of docs/rules.md §16, loaded from rules_examples.json.
 
-The shared folder is found through the environment variable SHUANGKOU_SHARED
-when it is set, otherwise as ../shared beside the repository
-(<repo>/tests/python/this_file -> <repo>/../shared). A missing file is a test
-failure, never a skip.
+The file is the project's own test data, tests/data/rules_examples.json. A
+missing file is a test failure, never a skip.
 """
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -17,10 +14,7 @@ RANKS = "3 4 5 6 7 8 9 T J Q K A 2 SJ BJ".split()
 
 
 def _examples_path():
-    env = os.environ.get("SHUANGKOU_SHARED")
-    if env:
-        return Path(env) / "rules_examples.json"
-    return Path(__file__).resolve().parents[3] / "shared" / "rules_examples.json"
+    return Path(__file__).resolve().parents[1] / "data" / "rules_examples.json"
 
 
 EXAMPLES_PATH = _examples_path()

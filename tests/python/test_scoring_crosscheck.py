@@ -1,6 +1,6 @@
 """Cross-check of the engine's scoring against the pure-Python reference.
 
-The reference (scoring_reference.py) was written from RULES.md alone. This
+The reference (scoring_reference.py) was written from the rules alone. This
 file compares it with the engine through its Python contract:
 
     r = sk.Rules(preset)
@@ -163,7 +163,7 @@ def test_score_matches_reference_on_random_inputs(preset):
 
 
 def test_score_rules_examples_json_form():
-    # RULES §13 scoring examples, in the rules_examples.json form: bombs as
+    # docs/rules.md §16 scoring examples, in the rules_examples.json form: bombs as
     # [seat, cards] lists (the reference's own tests load the file itself).
     cases = [
         ("baibian", [0, 2, 1, 3], [[0, "3 3 3 3 3 3"]], [22, -18, 14, -18]),

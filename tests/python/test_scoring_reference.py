@@ -1,14 +1,13 @@
 """Tests of the pure-Python scoring reference (scoring_reference.py) alone.
 
 No engine is involved: every expected number is worked by hand in a comment
-from ../shared/RULES.md sections 5, 7, 8, 8a and 13.
+from docs/rules.md §5, §8–12, §16.
 
 Seats 0 and 2 are one team, 1 and 3 the other. A finish order lists seats
 by place (1st .. 4th). "base" below is by seat, not by place.
 """
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -24,10 +23,7 @@ PRESETS = ["classic", "baibian", "qianbian", "qianbian_collect", "jj"]
 
 
 def _examples_path():
-    env = os.environ.get("SHUANGKOU_SHARED")
-    if env:
-        return Path(env) / "rules_examples.json"
-    return Path(__file__).resolve().parents[3] / "shared" / "rules_examples.json"
+    return Path(__file__).resolve().parents[1] / "data" / "rules_examples.json"
 
 
 def record(preset, finish_order, bombs, **overrides):
@@ -76,7 +72,7 @@ def b(seat, kb):
 
 
 # ===========================================================================
-# RULES §13 scoring examples (and rules_examples.json "scores")
+# docs/rules.md §16 scoring examples (and rules_examples.json "scores")
 # ===========================================================================
 
 
@@ -120,7 +116,7 @@ def test_rules_examples_json_scores():
 
 
 # ===========================================================================
-# Stars (RULES §5)
+# Stars (docs/rules.md §5)
 # ===========================================================================
 
 
@@ -132,10 +128,10 @@ def test_rules_examples_json_scores():
         ("qianbian", "chain_bomb", "7 7 7 7 7 8 8 8 8 8 9 9 9 9 9", 8),  # 5 + 3
         ("qianbian", "uneven_chain_bomb", "7 7 7 7 8 8 8 8 8 9 9 9 9 9 9", 9),  # max 6 + 3
         ("qianbian_collect", "uneven_chain_bomb", "7 7 7 7 8 8 8 8 8 9 9 9 9 9 9", 7),  # min 4 + 3
-        ("qianbian", "uneven_chain_bomb", "7 7 7 7 8 8 8 8 8 9 9 9 9 9 9 9 9", 11),  # §13: 8 + 3
-        ("qianbian", "uneven_chain_bomb", "3 3 3 3 4 4 4 4 4 4 4 5 5 5 5", 10),  # §13: 7 + 3
-        ("qianbian_collect", "uneven_chain_bomb", "3 3 3 3 4 4 4 4 4 4 4 5 5 5 5", 7),  # §13: 4 + 3
-        ("qianbian_collect", "chain_bomb", "6 6 6 6 7 7 7 7 8 8 8 8", 7),  # §13: 4 + 3
+        ("qianbian", "uneven_chain_bomb", "7 7 7 7 8 8 8 8 8 9 9 9 9 9 9 9 9", 11),  # docs/rules.md §16: 8 + 3
+        ("qianbian", "uneven_chain_bomb", "3 3 3 3 4 4 4 4 4 4 4 5 5 5 5", 10),  # docs/rules.md §16: 7 + 3
+        ("qianbian_collect", "uneven_chain_bomb", "3 3 3 3 4 4 4 4 4 4 4 5 5 5 5", 7),  # docs/rules.md §16: 4 + 3
+        ("qianbian_collect", "chain_bomb", "6 6 6 6 7 7 7 7 8 8 8 8", 7),  # docs/rules.md §16: 4 + 3
         ("jj", "chain_bomb", "T T T T J J J J Q Q Q Q K K K K A A A A", 9),  # 4 + 5
         ("baibian", "three_kings", "SJ SJ BJ", 6),
         ("baibian", "heavenly_kings", "SJ SJ BJ BJ", 7),
@@ -182,7 +178,7 @@ def test_bomb_stars_rejects_inconsistent_readings(kind, reading):
 
 
 # ===========================================================================
-# Collected stars (RULES §8a)
+# Collected stars (docs/rules.md §12)
 # ===========================================================================
 
 

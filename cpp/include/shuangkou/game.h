@@ -1,4 +1,4 @@
-// One deal of Shuangkou (RULES.md sections 3, 6): dealing, the first lead and
+// One deal of Shuangkou (docs/rules.md §6, §7): dealing, the first lead and
 // the revealed-card seat swap, turns, passes, trick ends, 接风, places and
 // scores.
 //
@@ -74,7 +74,7 @@ class GameState {
   int num_finished() const { return num_finished_; }
   // Seats in the order they went out (num_finished() of them).
   const std::array<int8_t, kNumSeats>& finish_order() const { return finished_; }
-  // All four seats by place, once the deal is over (section 6).
+  // All four seats by place, once the deal is over (docs/rules.md §7).
   Places places() const;
   const BombTally& bombs() const { return bombs_; }
   int num_actions() const { return num_actions_; }
@@ -120,7 +120,7 @@ class GameState {
 static_assert(std::is_trivially_copyable_v<GameState>);
 static_assert(sizeof(GameState) <= 256, "the compact state must stay under 256 bytes");
 
-// What one seat may know (RULES: own hand; the partner's only where the
+// What one seat may know (docs/rules.md §13: own hand; the partner's only where the
 // variant shows it; everyone's cards left; all plays so far).
 struct Observation {
   int seat = 0;

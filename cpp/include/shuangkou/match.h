@@ -1,5 +1,5 @@
-// A match: a sequence of deals with cumulative points per player (RULES.md
-// sections 3 and 12). Players 0..3 start in seats 0..3; the revealed-card
+// A match: a sequence of deals with cumulative points per player (docs/rules.md
+// §6, §15). Players 0..3 start in seats 0..3; the revealed-card
 // rule moves players with their hands, and the previous_winner rule lets the
 // previous deal's first finisher lead.
 #pragma once

@@ -1,4 +1,4 @@
-// Canonical move generation (RULES.md section 11).
+// Canonical move generation (docs/rules.md §14).
 //
 // One move per pattern (kind + per-rank counts of the reading). The cards of a
 // move are chosen natural first, then wild SJ, then wild BJ; a pattern whose

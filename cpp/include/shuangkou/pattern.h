@@ -1,4 +1,4 @@
-// Patterns (RULES.md sections 2, 4, 5): reading a card set, with wild jokers,
+// Patterns (docs/rules.md §3, §4, §5): reading a card set, with wild jokers,
 // and comparing plays.
 //
 // One reader serves move generation, validation and replays: `read_as` gives
@@ -47,7 +47,7 @@ struct Play {
   uint8_t size = 0;   // number of cards
   uint8_t stars = 0;  // 0 for non-bombs; see bomb_stars()
   // Comparison value within the variant: for non-bombs the key; for bombs a
-  // number that orders bombs exactly as section 5 does.
+  // number that orders bombs exactly as docs/rules.md §5 does.
   uint32_t power = 0;
 
   bool operator==(const Play&) const = default;
@@ -55,14 +55,14 @@ struct Play {
 static_assert(sizeof(Play) == 24);
 
 // Stars of a bomb reading (0 for non-bombs). Under `bomb_order: stars` as in
-// section 5; under `count`, the card count (three kings 6, heavenly kings 7).
+// docs/rules.md §5; under `count`, the card count (three kings 6, heavenly kings 7).
 int bomb_stars(const Variant& v, Kind kind, CardCounts reading);
 
 // Builds a play from its parts, computing size, stars and power. `reading`
 // must be a valid reading of `kind`; `cards` the cards that realise it.
 Play make_play(const Variant& v, Kind kind, CardCounts cards, CardCounts reading);
 
-// True iff `a` may be played on `b` (strictly greater; section 5). Both plays
+// True iff `a` may be played on `b` (strictly greater; docs/rules.md §5). Both plays
 // must have been read under the same variant.
 constexpr bool beats(const Play& a, const Play& b) {
   if (is_bomb(b.kind)) return is_bomb(a.kind) && a.power > b.power;
@@ -83,7 +83,7 @@ struct Readings {
 Readings read_all(const Variant& v, CardCounts cards);
 
 // The strongest reading over all kinds: a bomb before a non-bomb, bombs by
-// section 5; two non-bomb kinds by the order of Kind (later wins).
+// docs/rules.md §5; two non-bomb kinds by the order of Kind (later wins).
 std::optional<Play> read_best(const Variant& v, CardCounts cards);
 
 // Top rank of the highest sequence of `length` ranks whose lowest natural

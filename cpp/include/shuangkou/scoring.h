@@ -1,4 +1,4 @@
-// Scoring of a deal (RULES.md sections 7, 8, 8a): places and outcome, base
+// Scoring of a deal (docs/rules.md §8–12): places and outcome, base
 // points, multipliers, contributions and collected stars.
 #pragma once
 
@@ -40,7 +40,7 @@ struct BombTally {
   bool operator==(const BombTally&) const = default;
 };
 
-// A seat's star level under star collection (section 8a): the largest of its
+// A seat's star level under star collection (docs/rules.md §12): the largest of its
 // bombs' stars, n + 2 for n >= 4 bombs, and X + n - 1 for n >= 2 bombs of at
 // least X >= 5 stars each.
 int star_level(const BombTally& bombs, int seat);
@@ -65,7 +65,7 @@ struct DealScore {
 // `places` must be a permutation of the four seats.
 DealScore score_deal(const Variant& v, const Places& places, const BombTally& bombs);
 
-// Level titles of accumulated points (section 12): level 1..23 and its title.
+// Level titles of accumulated points (docs/rules.md §15): level 1..23 and its title.
 struct LevelTitle {
   int level;
   std::string_view title;

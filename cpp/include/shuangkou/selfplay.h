@@ -23,10 +23,11 @@ struct SelfPlayOptions {
   uint64_t seed = 0;
   std::array<BotKind, kNumSeats> agents{BotKind::kRandom, BotKind::kRandom, BotKind::kRandom,
                                         BotKind::kRandom};
-  // The first `replays` deals (-1: all) are written as JSON records, one per
-  // line, gzip-compressed, to replay_path.
+  // The first `replays` deals (-1: all) are recorded (Game::to_json) and
+  // handed to `on_records`, in deal order, one block of deals at a time, on
+  // the calling thread; an exception it throws stops the run and propagates.
   int64_t replays = 0;
-  std::string replay_path;
+  std::function<void(const std::vector<std::string>& records)> on_records;
 };
 
 // What the summary needs of one deal (80 bytes).

@@ -1,4 +1,4 @@
-// Variant parameters (RULES.md section 9) and the five presets.
+// Variant parameters (docs/rules.md §13) and the five presets.
 //
 // A Variant is a plain struct: every parameter can be set on its own, by
 // field or by name (`set_param`), so researchers can build their own rule sets.
@@ -24,7 +24,7 @@ enum class MultiplierFrom : uint8_t { kWinners, kAll };
 enum class ContributionRule : uint8_t { kNone, kPlayer, kTeam };
 
 struct Variant {
-  // Which jokers are wild in a mixed set (section 2).
+  // Which jokers are wild in a mixed set (docs/rules.md §3).
   WildJokers wild_jokers = WildJokers::kNone;
   // Largest count of one rank in a bomb or in one rank of a chain bomb (4..12).
   int max_bomb = 8;
@@ -40,16 +40,16 @@ struct Variant {
   BombOrder bomb_order = BombOrder::kCount;
   // Heavenly kings: highest or lowest of the 7-star plays (stars order only).
   Tianwang tianwang = Tianwang::kTop;
-  // Who leads the first trick of a deal (section 3).
+  // Who leads the first trick of a deal (docs/rules.md §6).
   FirstLead first_lead = FirstLead::kPreviousWinner;
   // kFixed: seats never move even under the revealed-card rule.
   TeamFormation team_formation = TeamFormation::kByRule;
-  // Scoring (sections 7, 8, 8a).
+  // Scoring (docs/rules.md §8–12).
   BaseTable base_table = BaseTable::kClassic;
   MultiplierRule multiplier = MultiplierRule::kBombCountMax;
   MultiplierFrom multiplier_from = MultiplierFrom::kWinners;
   ContributionRule contribution = ContributionRule::kNone;
-  // Star collection (section 8a): star levels from several bombs, paid once.
+  // Star collection (docs/rules.md §12): star levels from several bombs, paid once.
   bool collect_stars = false;
   // 双明: each player sees the partner's hand.
   bool partner_visible = false;
@@ -60,7 +60,7 @@ struct Variant {
   bool operator==(const Variant&) const = default;
 };
 
-// The preset names, in RULES.md order: classic baibian qianbian
+// The preset names, in docs/rules.md §13 order: classic baibian qianbian
 // qianbian_collect jj.
 const std::vector<std::string>& preset_names();
 // Throws std::invalid_argument naming the unknown preset and the known ones.

@@ -3,11 +3,11 @@
 // Everything here is written for obviousness, not speed:
 //  * a card set is read by trying every assignment of values 3..2 to its wild
 //    jokers (as a multiset) and classifying each resulting count vector by the
-//    definitions of RULES.md section 4;
+//    definitions of docs/rules.md §4;
 //  * canonical moves are found by listing every pattern by definition (kind +
 //    per-rank counts), realising it from the hand (naturals, then wild SJ,
 //    then wild BJ) and keeping it iff the chosen cards read back as exactly
-//    that pattern (RULES.md section 11).
+//    that pattern (docs/rules.md §14).
 #include "brute_force.h"
 
 #include <algorithm>

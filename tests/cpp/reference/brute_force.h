@@ -1,6 +1,6 @@
 // Brute-force reference for the Shuangkou (双扣) pattern rules.
 //
-// Deliberately slow and written straight from RULES.md (sections 1, 2, 4, 5,
+// Deliberately slow and written straight from the rules (docs/rules.md §1, §3, §4, §5,
 // 9, 10, 11) and docs/rule_readings.md, independently of the fast move
 // generator in cpp/. Tests use it to cross-check that generator.
 #pragma once
@@ -34,7 +34,8 @@ struct RefVariant {
   bool bomb_order_stars = false;  // false: "count" order; true: "stars" order
   bool tianwang_top = true;
 };
-RefVariant preset(const std::string& name);  // classic baibian qianbian qianbian_collect jj (RULES §9)
+RefVariant preset(
+    const std::string& name);  // classic baibian qianbian qianbian_collect jj (docs/rules.md §13)
 struct RefPlay {
   Kind kind;
   Counts reading{};  // counts per rank after wild substitution
@@ -50,7 +51,7 @@ std::vector<RefPlay> all_readings(const RefVariant& v, const Counts& cards);
 std::optional<RefPlay> reading_as(const RefVariant& v, const Counts& cards, Kind kind);
 // True iff play a may be played on play b (both as already-read plays).
 bool beats(const RefVariant& v, const RefPlay& a, const RefPlay& b);
-// Canonical move generation (RULES §11): all canonical moves when previous == nullptr,
+// Canonical move generation (docs/rules.md §14): all canonical moves when previous == nullptr,
 // otherwise only the canonical moves that beat *previous. Order does not matter.
 std::vector<RefPlay> canonical_moves(const RefVariant& v, const Counts& hand, const RefPlay* previous);
 // For messages: "7 7 8 BJ" style strings; kind names: single pair triple straight pair_chain

@@ -1,5 +1,5 @@
-// Self-test of the brute-force reference: RULES.md section 13 examples (also
-// in shared/rules_examples.json), hand-made cases, a subset-enumeration
+// Self-test of the brute-force reference: docs/rules.md §16 examples (also
+// in tests/data/rules_examples.json), hand-made cases, a subset-enumeration
 // cross-check of canonical_moves on small hands, and timings on random
 // 27-card hands. Build and run:
 //   g++ -std=c++20 -O2 brute_force.cc brute_force_selftest.cc -o selftest && ./selftest
@@ -86,7 +86,7 @@ static void dump_moves(const std::vector<RefPlay>& ms) {
   for (const auto& m : ms) std::fprintf(stderr, "    %s\n", show(m).c_str());
 }
 
-// ---------------------------------------------------------------- section 13
+// ---------------------------------------------------------------- docs/rules.md §16
 struct ReadEx {
   const char* variant;
   const char* cards;
@@ -167,7 +167,7 @@ static void test_section13() {
       std::fprintf(stderr, "  %s: %s vs %s: got %d\n", ex.variant, show(*a).c_str(), show(*b).c_str(), got);
   }
 
-  // Star counts of section 5.
+  // Star counts of docs/rules.md §5.
   {
     RefVariant q = skref::preset("qianbian"), qc = skref::preset("qianbian_collect");
     CHECK(strongest(q, parse("3 3 3 3 3 3"))->stars == 6);
@@ -196,7 +196,7 @@ static void test_hand_made() {
   RefVariant classic = skref::preset("classic"), baibian = skref::preset("baibian"),
              qianbian = skref::preset("qianbian"), qc = skref::preset("qianbian_collect"),
              jj = skref::preset("jj");
-  // RULES §11: qianbian 4 5 6 7 SJ has one straight, 4-8.
+  // docs/rules.md §14: qianbian 4 5 6 7 SJ has one straight, 4-8.
   {
     auto ms = skref::canonical_moves(qianbian, parse("4 5 6 7 SJ"), nullptr);
     CHECK(count_kind(ms, Kind::kStraight) == 1);
@@ -239,7 +239,7 @@ static void test_hand_made() {
     // baibian: SJ not wild -> nothing
     CHECK(skref::all_readings(baibian, c).empty());
   }
-  // §2 example: 7777 88888 999999 BJ SJ = 7777 88888 99999999.
+  // docs/rules.md §3 example: 7777 88888 999999 BJ SJ = 7777 88888 99999999.
   {
     auto p =
         skref::reading_as(qianbian, parse("7 7 7 7 8 8 8 8 8 9 9 9 9 9 9 BJ SJ"), Kind::kUnevenChainBomb);

@@ -1,0 +1,292 @@
+"""Shuangkou (双扣) rules core: card parsing, pattern reading, comparison, move generation.
+
+Type stubs for the pybind11 module built from cpp/bindings/*.cc. Names starting
+with an underscore exist only here, for typing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, TypedDict, type_check_only
+
+import numpy
+import numpy.typing
+from typing_extensions import TypeAlias
+
+# Cards: a card string ("5 6 7 8 BJ", "10" for T) or a sequence of card tokens.
+_Cards: TypeAlias = str | Sequence[str]
+# A keyword override of a variant parameter: bools as true/false, ints, text,
+# or a collection of jokers for wild / wild_jokers.
+_Override: TypeAlias = str | int | list[str] | tuple[str, ...] | set[str]
+_Kind: TypeAlias = Literal[
+    "single",
+    "pair",
+    "triple",
+    "straight",
+    "pair_chain",
+    "triple_chain",
+    "bomb",
+    "chain_bomb",
+    "uneven_chain_bomb",
+    "three_kings",
+    "heavenly_kings",
+]
+_Outcome: TypeAlias = Literal["double", "single", "draw"]
+# One action of a deal: (seat, the play), or (seat, None) for a pass.
+_Action: TypeAlias = tuple[int, Play | None]
+# Per-deal result arrays (scores, places, outcome, leader, bombs, max_stars,
+# actions, plays, bombs_by_stars); integer dtypes that differ by key.
+_ResultArrays: TypeAlias = dict[str, numpy.typing.NDArray[numpy.integer[Any]]]
+
+@type_check_only
+class _ScoreBreakdown(TypedDict):
+    outcome: _Outcome
+    base: list[int]
+    multiplier: int
+    contribution: list[int]
+    total: list[int]
+
+@type_check_only
+class _Observation(TypedDict):
+    seat: int
+    hand: str
+    partner_hand: str | None
+    cards_left: list[int]
+    played: list[str]
+    top: Play | None
+    top_owner: int | None
+    passes: int
+    finish_order: list[int]
+    scores: list[int]
+    history: list[_Action]
+
+@type_check_only
+class _RevealedCard(TypedDict):
+    id: int
+    rank: str
+    holder: int
+    other_copy_holder: int
+
+@type_check_only
+class _MatchResult(TypedDict):
+    seating: list[int]
+    finish_order: list[int]
+    outcome: _Outcome
+    points: list[int]
+
+@type_check_only
+class _ObservationSlice(TypedDict):
+    name: str
+    offset: int
+    size: int
+    meaning: str
+
+@type_check_only
+class _EnvState(TypedDict):
+    current_player: int
+    hands: list[str]
+
+# pybind11_builtins.pybind11_type, the metaclass of every class below.
+@type_check_only
+class _pybind11_type(type): ...
+
+MAX_MOVES: int
+GAME_STATE_BYTES: int
+DEAL_RESULT_BYTES: int
+MOVE_FEATURE_SIZE: int
+
+class Play(metaclass=_pybind11_type):
+    """A play: a card set with one reading (kind, key, stars). Not constructible from Python."""
+
+    @property
+    def kind(self) -> _Kind: ...
+    @property
+    def cards(self) -> str:
+        """The cards played, low to high, jokers last."""
+    @property
+    def reading(self) -> str:
+        """The cards after wild substitution."""
+    @property
+    def key(self) -> str:
+        """The rank compared: the highest rank of the reading."""
+    @property
+    def stars(self) -> int:
+        """0 for non-bombs; bomb stars (card count under bomb_order=count)."""
+    @property
+    def is_bomb(self) -> bool: ...
+    def __len__(self) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class Rules(metaclass=_pybind11_type):
+    """Rules of one variant: Rules(preset, **overrides)."""
+
+    def __init__(self, variant: str = "classic", **overrides: _Override) -> None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def params(self) -> dict[str, str]:
+        """Every variant parameter, as text."""
+    def read(self, cards: _Cards) -> Play | None:
+        """Strongest reading of the cards, or None if they are no valid play."""
+    def readings(self, cards: _Cards) -> list[Play]:
+        """The highest reading of each kind the cards can be read as."""
+    def beats(self, a: Play | _Cards, b: Play | _Cards) -> bool:
+        """True iff a may be played on b."""
+    def legal_moves(self, hand: _Cards, previous: Play | _Cards | None = None) -> list[Play]:
+        """All leads when previous is None, else the plays that beat previous."""
+    def score(self, finish_order: Sequence[int], bombs: Sequence[tuple[int, _Cards]] = ...) -> list[int]:
+        """Final deal scores by seat; bombs are (seat, cards) in the order played."""
+    def score_breakdown(
+        self, finish_order: Sequence[int], bombs: Sequence[tuple[int, _Cards]] = ...
+    ) -> _ScoreBreakdown: ...
+
+class Game(metaclass=_pybind11_type):
+    """One deal: Game(variant, seed=0), or a set deal Game(variant, hands=[4 card strings], leader=0)."""
+
+    def __init__(
+        self,
+        variant: str = "classic",
+        seed: int = 0,
+        hands: Sequence[_Cards] | None = None,
+        leader: int | None = None,
+        **overrides: _Override,
+    ) -> None: ...
+    @staticmethod
+    def from_json(record: str) -> Game: ...
+    def to_json(self) -> str: ...
+    def current_player(self) -> int:
+        """The seat to act; -1 once the deal is over."""
+    def legal_moves(self) -> list[Play]: ...
+    def can_pass(self) -> bool: ...
+    def is_leading(self) -> bool: ...
+    def apply(self, move: Play | _Cards | None) -> Play | None:
+        """Plays a Play, a card string or 'pass' (or None); returns the play made (None for a pass)."""
+    def is_over(self) -> bool: ...
+    def scores(self) -> list[int]: ...
+    def score_breakdown(self) -> _ScoreBreakdown: ...
+    def rewards(self, mode: str = "score") -> list[float]:
+        """Each seat's reward: mode 'score', 'win' or 'log'."""
+    def outcome(self) -> _Outcome | None: ...
+    def hand(self, seat: int) -> str: ...
+    def played(self, seat: int) -> str: ...
+    def initial_hands(self) -> list[str]: ...
+    def top(self) -> Play | None: ...
+    def top_owner(self) -> int | None: ...
+    def history(self) -> list[_Action]: ...
+    def finish_order(self) -> list[int]: ...
+    def observation(self, seat: int | None = None) -> _Observation: ...
+    @property
+    def leader(self) -> int: ...
+    @property
+    def revealed_card(self) -> _RevealedCard | None: ...
+    @property
+    def swapped(self) -> tuple[int, int] | None: ...
+    @property
+    def params(self) -> dict[str, str]: ...
+    def clone(self) -> Game: ...
+    def __copy__(self) -> Game: ...
+    def __deepcopy__(self, memo: dict[int, object]) -> Game: ...
+
+class Match(metaclass=_pybind11_type):
+    """A match of several deals: Match(variant, seed=0, deals=1)."""
+
+    def __init__(self, variant: str = "classic", seed: int = 0, deals: int = 1, **overrides: _Override) -> None: ...
+    @property
+    def game(self) -> Game:
+        """The current deal (seats, not players)."""
+    def next_deal(self) -> None: ...
+    def is_over(self) -> bool: ...
+    @property
+    def num_deals(self) -> int: ...
+    @property
+    def deals_played(self) -> int: ...
+    def totals(self) -> list[int]: ...
+    def player_in_seat(self, seat: int, /) -> int: ...
+    def seat_of(self, player: int, /) -> int: ...
+    def seating(self) -> list[int]: ...
+    def titles(self) -> list[tuple[int, str]]: ...
+    def results(self) -> list[_MatchResult]: ...
+
+class ActionCatalogue(metaclass=_pybind11_type):
+    """The fixed action space of a variant: id 0 is the pass, then every pattern."""
+
+    def __init__(self, variant: str = "classic", **overrides: _Override) -> None: ...
+    def __len__(self) -> int: ...
+    def pattern(self, id: int) -> Play | None: ...
+    def id_of(self, play: Play | None) -> int: ...
+
+class VectorEnvCore(metaclass=_pybind11_type):
+    """The C++ vector env (see shuangkou.VectorEnv)."""
+
+    def __init__(
+        self,
+        variant: str,
+        num_envs: int,
+        seed: int,
+        threads: int,
+        bots: Sequence[str | None],
+        reward: str,
+        dense_mask: bool,
+        **overrides: _Override,
+    ) -> None: ...
+    @staticmethod
+    def episode_seed(seed: int, env: int, episode: int) -> int: ...
+    def reset(self) -> None: ...
+    def step(self, actions: numpy.typing.NDArray[numpy.int32] | Sequence[int]) -> None: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def obs(self) -> numpy.typing.NDArray[numpy.float32]: ...
+    @property
+    def mask(self) -> numpy.typing.NDArray[numpy.int8] | None: ...
+    @property
+    def current_player(self) -> numpy.typing.NDArray[numpy.int8]: ...
+    @property
+    def rewards(self) -> numpy.typing.NDArray[numpy.float32]: ...
+    @property
+    def dones(self) -> numpy.typing.NDArray[numpy.uint8]: ...
+    @property
+    def final_scores(self) -> numpy.typing.NDArray[numpy.int64]: ...
+    @property
+    def episodes(self) -> numpy.typing.NDArray[numpy.int64]: ...
+    @property
+    def legal_ids(self) -> numpy.typing.NDArray[numpy.int32]: ...
+    @property
+    def legal_offsets(self) -> numpy.typing.NDArray[numpy.int64]: ...
+    @property
+    def legal_features(self) -> numpy.typing.NDArray[numpy.float32]: ...
+    def state_json(self, env: int) -> _EnvState: ...
+    def recent_actions(self, env: int) -> list[_Action]: ...
+    def finished_results(self, envs: Sequence[int]) -> _ResultArrays: ...
+
+def parse_cards(cards: _Cards) -> str:
+    """Validates cards and returns them normalised: tokens low to high, jokers last."""
+
+def preset_names() -> list[str]: ...
+def param_names() -> list[str]: ...
+def bot_names() -> list[str]: ...
+def level_title(total_points: int) -> tuple[int, str]:
+    """(level number, title) for accumulated points."""
+
+def observation_size() -> int: ...
+def observation_layout() -> list[_ObservationSlice]: ...
+def encode_observation(game: Game, seat: int) -> numpy.typing.NDArray[numpy.float32]: ...
+def encode_moves(plays: Sequence[Play | None]) -> numpy.typing.NDArray[numpy.float32]: ...
+def run_selfplay(
+    variant: str,
+    games: int,
+    agents: Sequence[str],
+    threads: int = 0,
+    seed: int = 0,
+    replays: int = 0,
+    on_records: Callable[[list[str]], object] | None = None,
+    progress: Callable[[int], bool] | None = None,
+    **overrides: _Override,
+) -> _ResultArrays:
+    """Low-level batch self-play (see shuangkou.selfplay): per-deal numpy arrays.
+
+    replays: deals to record (-1: all); their JSON records go to on_records, a block at a time.
+    """

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds the wheel the way `pip install .` does on a machine with nothing but
+# a compiler and Python (isolated build; the JSON headers from PyPI even where
+# a system copy exists), shows what it links (auditwheel show, ldd), fails if
+# the module needs a shared library beyond the C/C++ runtime and libgomp, then
+# installs it into a fresh virtual environment and plays a few deals there.
+#
+#   bash scripts/check_wheel.sh [OUT_DIR]     (default: a temporary folder)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore
+VENV=${SHUANGKOU_VENV:-.venv}
+PY="$VENV/bin/python"
+out=${1:-$(mktemp -d)}
+mkdir -p "$out"
+
+"$PY" -m pip wheel -q --no-deps -w "$out/dist" . \
+  -C build-dir="$out/build" -C cmake.define.CMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON
+wheel=$(ls "$out"/dist/shuangkou-*.whl)
+echo "wheel: $(basename "$wheel")"
+"$PY" -m auditwheel show "$wheel" | tee "$out/auditwheel.txt"
+
+"$PY" -m venv "$out/venv"
+"$out/venv/bin/python" -m pip install -q "$wheel"
+module=$("$out/venv/bin/python" -c 'import shuangkou._core as m; print(m.__file__)')
+ldd "$module" | tee "$out/ldd.txt"
+# Allowed: the C and C++ runtimes, the dynamic loader, and OpenMP's libgomp.
+allowed='^(linux-vdso|libstdc\+\+|libgcc_s|libc|libm|libgomp|libpthread|libdl|librt|ld-linux[-a-z0-9_]*)\.so'
+bad=$(awk '{print $1}' "$out/ldd.txt" | sed 's|.*/||' | grep -Ev "$allowed" || true)
+if [ -n "$bad" ]; then
+  echo "check_wheel: the module links libraries outside the allowed set: $bad" >&2
+  exit 1
+fi
+cd "$out" # away from the checkout: the installed wheel alone, with its shipped configs
+"$out/venv/bin/python" - <<'EOF'
+import os
+import shuangkou as sk
+
+res = sk.selfplay(variant="baibian", games=200, threads=2, seed=1)
+assert len(res.arrays["scores"]) == 200
+configs = os.path.join(os.path.dirname(sk.__file__), "configs", "variants")
+assert sk.Rules(os.path.join(configs, "jj.yaml")).params == sk.Rules("jj").params
+print(f"check_wheel: the installed wheel plays ({res['outcomes']}) and reads its shipped configs")
+EOF
+"$out/venv/bin/shuangkou" --version

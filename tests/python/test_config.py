@@ -1,0 +1,199 @@
+"""Variant config files: YAML syntax (PyYAML, shuangkou.config), file handling,
+and their meaning end to end through sk.Rules(path). The meaning of entries is
+also tested in C++ (tests/cpp/config_test.cc)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+import shuangkou as sk
+import yaml
+from shuangkou import config
+
+VARIANTS = Path(__file__).resolve().parents[2] / "configs" / "variants"
+PACKAGED = Path(sk.__file__).resolve().parent / "configs" / "variants"
+
+
+def preset_text(name: str) -> str:
+    return (VARIANTS / f"{name}.yaml").read_text(encoding="utf-8")
+
+
+def with_line(text: str, name: str, value: str | None) -> str:
+    """The text with the line `name: ...` given `value` (removed for None)."""
+    pattern = re.compile(rf"^{name}: [^\n]*\n", re.M)
+    assert len(pattern.findall(text)) == 1, name
+    return pattern.sub("" if value is None else f"{name}: {value}\n", text, count=1)
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def error_of(f, *args, **kwargs) -> str:
+    with pytest.raises(ValueError) as e:
+        f(*args, **kwargs)
+    return str(e.value)
+
+
+@pytest.mark.parametrize("name", sk.preset_names())
+def test_each_preset_file_loads_to_the_preset(name):
+    assert sk.Rules(str(VARIANTS / f"{name}.yaml")).params == sk.Rules(name).params
+    # The installed package ships the same files.
+    assert (PACKAGED / f"{name}.yaml").read_text(encoding="utf-8") == preset_text(name)
+
+
+@pytest.mark.parametrize("name", sk.preset_names())
+def test_preset_files_are_what_the_core_writes_and_pyyaml_reads_them_alike(name):
+    # Every key once, in order; a plain YAML reader sees the same values.
+    data = yaml.safe_load(preset_text(name))
+    assert list(data) == sk.param_names()
+    assert {k: str(v).lower() for k, v in data.items()} == {k: str(v).lower() for k, v in sk.Rules(name).params.items()}
+    assert "opy this file" in preset_text(name)
+
+
+def test_custom_file_round_trip_and_one_changed_key(tmp_path):
+    text = with_line(preset_text("qianbian"), "max_bomb", "10")
+    text = with_line(text, "tianwang", "'bottom'  # trailing comment")
+    r = sk.Rules(write(tmp_path, "custom.yml", text))
+    assert r.params == sk.Rules("qianbian", max_bomb=10, tianwang="bottom").params
+    # A path without an extension (it holds a '/'), and a file named like a preset, are files.
+    assert sk.Rules(write(tmp_path, "custom_no_extension", text)).params == r.params
+    assert sk.Rules(write(tmp_path, "jj.yaml", text)).params == r.params
+    # Keyword overrides apply on top of a file.
+    assert sk.Rules(write(tmp_path, "c.yaml", text), max_bomb=9).params["max_bomb"] == "9"
+
+
+def test_every_front_end_takes_a_path(tmp_path):
+    path = write(tmp_path, "jj_fixed.yaml", with_line(preset_text("jj"), "team_formation", "fixed"))
+    assert sk.Game(path, seed=3).to_json()  # a deal under the file's rules
+    assert sk.Match(path, seed=3, deals=2).game is not None
+    assert len(sk.selfplay(variant=path, games=20, threads=1).arrays["scores"]) == 20
+    venv = sk.VectorEnv(num_envs=2, variant=path, seed=0)
+    obs, _ = venv.reset()
+    assert obs.shape[0] == 2
+
+
+def test_yaml_forms_that_set_param_accepts(tmp_path):
+    text = preset_text("classic")
+    for name, value in [("chain_bomb", "yes"), ("three_kings", "True"), ("uneven_chain", "on"), ("max_bomb", '"10"')]:
+        text = with_line(text, name, value)
+    p = sk.Rules(write(tmp_path, "forms.yaml", text)).params
+    assert (p["chain_bomb"], p["three_kings"], p["uneven_chain"], p["max_bomb"]) == ("true", "true", "true", "10")
+    reversed_text = "".join(f"{k}: {v}\n" for k, v in reversed(list(sk.Rules("jj").params.items())))
+    assert sk.Rules(write(tmp_path, "reversed.yaml", reversed_text)).params == sk.Rules("jj").params
+
+
+# --- errors --------------------------------------------------------------------
+
+
+def test_bad_value_names_file_line_key_and_allowed_values(tmp_path):
+    text = with_line(preset_text("classic"), "tianwang", "up")
+    line = 1 + text[: text.index("\ntianwang:") + 1].count("\n")
+    path = write(tmp_path, "x.yaml", text)
+    msg = error_of(sk.Rules, path)
+    assert f"{path}:{line}: " in msg and "'up'" in msg and "top, bottom" in msg
+
+
+@pytest.mark.parametrize(
+    "name, value",
+    [("max_bomb", "[8]"), ("chain_bomb", "\n  - true\n  - false"), ("bomb_order", "{stars: 1}"), ("tianwang", "")],
+)
+def test_values_must_be_scalars(tmp_path, name, value):
+    text = with_line(preset_text("jj"), name, "PLACEHOLDER").replace(" PLACEHOLDER", f" {value}" if value else "")
+    path = write(tmp_path, "shape.yaml", text)
+    msg = error_of(sk.Rules, path)
+    assert f"{path}:" in msg and f"'{name}'" in msg
+    assert sk._core.Rules("jj").params is not None  # nothing else disturbed
+
+
+@pytest.mark.parametrize(
+    "text", ["- wild_jokers\n- max_bomb\n", "classic\n", "", "# nothing\n", "max_bomb: 8\n---\nmax_bomb: 9\n"]
+)
+def test_document_must_be_one_mapping(tmp_path, text):
+    msg = error_of(sk.Rules, write(tmp_path, "doc.yaml", text))
+    assert "doc.yaml" in msg and "mapping" in msg
+
+
+def test_keys_must_be_scalars(tmp_path):
+    msg = error_of(sk.Rules, write(tmp_path, "key.yaml", "[1, 2]: 3\n"))
+    assert "key.yaml:1: " in msg and "a key is a list" in msg
+
+
+def test_repeated_key_is_refused_not_overwritten(tmp_path):
+    # PyYAML alone would keep the last value silently.
+    path = write(tmp_path, "twice.yaml", preset_text("classic") + "max_bomb: 9\n")
+    msg = error_of(sk.Rules, path)
+    assert "twice.yaml" in msg and "'max_bomb'" in msg and "twice" in msg
+
+
+def test_unknown_alias_and_missing_keys(tmp_path):
+    msg = error_of(sk.Rules, write(tmp_path, "u.yaml", preset_text("classic") + "max_bombs: 8\n"))
+    assert "max_bombs" in msg and "partner_visible" in msg
+    msg = error_of(sk.Rules, write(tmp_path, "alias.yaml", preset_text("classic").replace("wild_jokers:", "wild:")))
+    assert "'wild'" in msg and "canonical" in msg and "wild_jokers (allowed: none, BJ, both)" in msg
+    msg = error_of(sk.Rules, write(tmp_path, "one.yaml", "max_bomb: 8\n"))
+    for name in sk.param_names():
+        if name != "max_bomb":
+            assert name in msg
+
+
+def test_every_problem_is_reported(tmp_path):
+    text = with_line(preset_text("classic"), "chain_bomb", "perhaps")
+    text = with_line(text, "tianwang", None) + "colour: red\n"
+    msg = error_of(sk.Rules, write(tmp_path, "many.yaml", text))
+    assert "'perhaps'" in msg and "'colour'" in msg and "missing variant parameters: tianwang" in msg
+
+
+def test_yaml_syntax_errors_name_the_line(tmp_path):
+    msg = error_of(sk.Rules, write(tmp_path, "syntax.yaml", "wild_jokers: none\nmax_bomb: [8\n"))
+    assert "syntax.yaml" in msg and "YAML syntax error" in msg
+    msg = error_of(sk.Rules, write(tmp_path, "indent.yaml", "wild_jokers: none\n  max_bomb: 8\n"))
+    assert "indent.yaml:2" in msg and "YAML syntax error" in msg
+
+
+def test_python_tags_never_construct_objects(tmp_path):
+    marker = tmp_path / "constructed"
+    for value, shape in [
+        (f"!!python/object/apply:os.system ['touch {marker}']", "a list"),
+        ("!!python/name:os.system", "a value tagged tag:yaml.org,2002:python/name:os.system"),
+    ]:
+        text = with_line(preset_text("classic"), "max_bomb", value)
+        msg = error_of(sk.Rules, write(tmp_path, "tag.yaml", text))
+        assert f"'max_bomb' is {shape}" in msg
+    assert not marker.exists()
+
+
+def test_alias_bombs_stay_cheap(tmp_path):
+    # The "billion laughs": composing keeps aliases as references; values must be scalars anyway.
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [*a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}]" for i in range(1, 30)]
+    msg = error_of(sk.Rules, write(tmp_path, "bomb.yaml", "\n".join(lines) + "\n"))
+    assert "unknown variant parameter 'a0'" in msg
+
+
+def test_file_errors_name_the_path(tmp_path):
+    missing = str(tmp_path / "no_such.yaml")
+    assert missing in error_of(sk.Rules, missing) and "cannot read" in error_of(sk.Rules, missing)
+    folder = tmp_path / "folder.yaml"
+    folder.mkdir()
+    assert "not a regular file" in error_of(sk.Rules, str(folder))
+    assert "not a regular file" in error_of(sk.Rules, "/dev/zero")
+    fifo = str(tmp_path / "pipe.yaml")
+    os.mkfifo(fifo)
+    assert "not a regular file" in error_of(sk.Rules, fifo)  # and it does not block
+    big = write(tmp_path, "big.yaml", "# x\n" * (config.MAX_CONFIG_BYTES // 4 + 1))
+    assert "larger than" in error_of(sk.Rules, big)
+    binary = tmp_path / "latin1.yaml"
+    binary.write_bytes(b"max_bomb: \xff\n")
+    assert "not UTF-8" in error_of(sk.Rules, str(binary))
+
+
+def test_neither_preset_nor_path():
+    msg = error_of(sk.Rules, "bai_bian")
+    assert "unknown variant preset 'bai_bian'" in msg and "qianbian_collect" in msg and ".yaml" in msg
+    assert "no/such/variant" in error_of(sk.Rules, "no/such/variant")
