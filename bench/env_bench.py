@@ -186,7 +186,7 @@ def main() -> int:
     text = "\n".join(lines)
     print(text)
     if args.write:
-        replace_section(args.write, BEGIN, END, text, "## Environments (issue 4)")
+        replace_section(args.write, BEGIN, END, text, "## Environments")
         print(f"wrote {args.write}", file=sys.stderr)
     return 0
 

@@ -213,7 +213,7 @@ def main() -> int:
     text = "\n".join(lines)
     print(text)
     if args.write:
-        replace_section(args.write, BEGIN, END, text, "## Random play beside peers (issue 5)")
+        replace_section(args.write, BEGIN, END, text, "## Random play beside peers")
         print(f"wrote {args.write}", file=sys.stderr)
     return 0
 
