@@ -8,12 +8,12 @@
 namespace shuangkou_py {
 namespace {
 
-// Text value of a keyword override: bools as true/false, ints as digits; a
-// list of jokers for the wild set.
+// Text value of a keyword override: bools as true/false, integers (numpy's
+// too) as digits; a list of jokers for the wild set.
 std::string override_text(const std::string& name, const py::handle& value) {
   if (py::isinstance<py::bool_>(value)) return value.cast<bool>() ? "true" : "false";
-  if (py::isinstance<py::int_>(value)) return py::str(value);
-  if (py::isinstance<py::str>(value)) return value.cast<std::string>();
+  if (const auto i = as_integer(value)) return py::str(*i);
+  if (py::isinstance<py::str>(value)) return text_arg(value, ("variant parameter '" + name + "'").c_str());
   if ((name == "wild" || name == "wild_jokers") &&
       (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value) ||
        py::isinstance<py::set>(value))) {
@@ -29,17 +29,51 @@ std::string override_text(const std::string& name, const py::handle& value) {
 
 }  // namespace
 
+std::optional<py::int_> as_integer(const py::handle& obj) {
+  if (py::isinstance<py::bool_>(obj) || PyBool_Check(obj.ptr()) || !PyIndex_Check(obj.ptr()))
+    return std::nullopt;
+  if (py::isinstance<py::int_>(obj)) return py::reinterpret_borrow<py::int_>(obj);
+  PyObject* i = PyNumber_Index(obj.ptr());
+  if (!i) {
+    PyErr_Clear();
+    return std::nullopt;
+  }
+  return py::reinterpret_steal<py::int_>(i);
+}
+
+std::string text_arg(const py::handle& obj, const char* what) {
+  Py_ssize_t size = 0;
+  const char* data = PyUnicode_AsUTF8AndSize(obj.ptr(), &size);
+  if (!data) {
+    PyErr_Clear();
+    // repr() escapes the surrogate, so the message itself is valid text.
+    throw py::value_error(std::string(what) + ": not valid text (it holds a lone surrogate), got " +
+                          std::string(py::repr(obj)));
+  }
+  return std::string(data, static_cast<size_t>(size));
+}
+
+std::string variant_text(const py::handle& variant) {
+  if (py::isinstance<py::str>(variant)) return text_arg(variant, "variant");
+  if (py::hasattr(variant, "__fspath__"))
+    return text_arg(py::module_::import("os").attr("fspath")(variant), "variant");
+  std::string names;
+  for (const auto& n : sk::preset_names()) names += (names.empty() ? "" : ", ") + n;
+  throw py::value_error("variant must be a preset name (" + names + ") or the path of a YAML file, got " +
+                        std::string(py::repr(variant)));
+}
+
 // Cards from a card string or a sequence of card tokens.
 sk::CardCounts to_counts(const py::handle& obj, const char* what) {
   try {
-    if (py::isinstance<py::str>(obj)) return sk::CardCounts::parse(obj.cast<std::string>());
+    if (py::isinstance<py::str>(obj)) return sk::CardCounts::parse(text_arg(obj, what));
     if (py::isinstance<py::sequence>(obj)) {
       std::string joined;
       for (const auto& item : obj.cast<py::sequence>()) {
         if (!py::isinstance<py::str>(item))
           throw std::invalid_argument("card tokens must be strings, got " +
                                       std::string(py::str(py::type::of(item))));
-        const std::string token = item.cast<std::string>();
+        const std::string token = text_arg(item, what);
         if (sk::parse_rank(token) < 0)
           throw std::invalid_argument("unknown card '" + token +
                                       "' (each list item is one card: 3 4 5 6 7 8 9 T/10 J Q K A 2 SJ BJ)");
@@ -77,10 +111,14 @@ sk::Variant resolve(const std::string& preset_or_path) {
 
 // A variant from a preset name or a YAML file path, with keyword overrides.
 // `label` describes it ("qianbian max_bomb=10").
-sk::Variant make_variant(const std::string& preset_or_path, const py::kwargs& overrides, std::string* label) {
+sk::Variant make_variant(const py::handle& variant, const py::kwargs& overrides, std::string* label) {
+  const std::string preset_or_path = variant_text(variant);
   try {
     sk::Variant v = resolve(preset_or_path);
     if (label) *label = preset_or_path;
+    if (overrides.contains("wild") && overrides.contains("wild_jokers"))
+      throw std::invalid_argument(
+          "give one of wild= and wild_jokers= (two names of one parameter), not both");
     for (const auto& [key, value] : overrides) {
       const std::string k = py::str(key);
       sk::set_param(v, k, override_text(k, value));
@@ -93,22 +131,28 @@ sk::Variant make_variant(const std::string& preset_or_path, const py::kwargs& ov
 }
 
 int seat_arg(const py::handle& obj, const char* what) {
-  if (!py::isinstance<py::int_>(obj) || py::isinstance<py::bool_>(obj))
-    throw py::value_error(std::string(what) + " must be a seat 0..3, got " + std::string(py::repr(obj)));
-  const long long s = obj.cast<long long>();
-  if (s < 0 || s >= sk::kNumSeats)
-    throw py::value_error(std::string(what) + " must be a seat 0..3, got " + std::to_string(s));
+  const auto i = as_integer(obj);
+  const std::string bad = std::string(what) + " must be a seat 0..3, got " + std::string(py::repr(obj));
+  if (!i) throw py::value_error(bad);
+  int overflow = 0;
+  const long long s = PyLong_AsLongLongAndOverflow(i->ptr(), &overflow);
+  if (overflow != 0 || s < 0 || s >= sk::kNumSeats) throw py::value_error(bad);
   return static_cast<int>(s);
 }
 
 uint64_t seed_arg(const py::handle& seed) {
-  if (!py::isinstance<py::int_>(seed) || py::isinstance<py::bool_>(seed))
-    throw py::value_error("seed must be an integer 0 <= seed < 2**64, got " + std::string(py::repr(seed)));
-  try {
-    return seed.cast<uint64_t>();
-  } catch (const py::cast_error&) {
-    throw py::value_error("seed must be an integer 0 <= seed < 2**64, got " + std::string(py::repr(seed)));
+  const auto i = as_integer(seed);
+  std::string shown = py::repr(seed);
+  if (shown.size() > 60)
+    shown = shown.substr(0, 40) + "... (" + std::to_string(shown.size()) + " characters)";
+  const std::string bad = "seed must be an integer 0 <= seed < 2**64, got " + shown;
+  if (!i) throw py::value_error(bad);
+  const unsigned long long v = PyLong_AsUnsignedLongLong(i->ptr());
+  if (PyErr_Occurred()) {  // negative or too large
+    PyErr_Clear();
+    throw py::value_error(bad);
   }
+  return v;
 }
 
 py::object play_or_none(const sk::Play& p) {

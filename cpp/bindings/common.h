@@ -20,6 +20,7 @@
 #include "shuangkou/pattern.h"
 #include "shuangkou/scoring.h"
 #include "shuangkou/selfplay.h"
+#include "shuangkou/threads.h"
 #include "shuangkou/variant.h"
 
 namespace py = pybind11;
@@ -27,12 +28,20 @@ namespace sk = shuangkou;
 
 namespace shuangkou_py {
 
+// An integer argument: a Python int or anything with __index__ (numpy
+// integers), never a bool; nullopt otherwise.
+std::optional<py::int_> as_integer(const py::handle& obj);
+// The UTF-8 text of a str; ValueError naming `what` for one that cannot be
+// encoded (lone surrogates).
+std::string text_arg(const py::handle& obj, const char* what);
 // Cards from a card string or a sequence of card tokens; ValueError naming
 // `what` otherwise.
 sk::CardCounts to_counts(const py::handle& obj, const char* what);
 // A variant from a preset name or a YAML file path, with keyword overrides.
 // `label` (optional) describes it ("qianbian max_bomb=10").
-sk::Variant make_variant(const std::string& preset_or_path, const py::kwargs& overrides, std::string* label);
+sk::Variant make_variant(const py::handle& variant, const py::kwargs& overrides, std::string* label);
+// The text of a variant argument: a str or an os.PathLike; ValueError otherwise.
+std::string variant_text(const py::handle& variant);
 // A seat 0..3, a seed 0..2**64-1; ValueError otherwise.
 int seat_arg(const py::handle& obj, const char* what);
 uint64_t seed_arg(const py::handle& seed);

@@ -1,5 +1,7 @@
 // The action catalogue, observation encoding and the vector env.
+#include <atomic>
 #include <span>
+#include <stdexcept>
 
 #include "common.h"
 #include "shuangkou/bots.h"
@@ -20,11 +22,29 @@ py::array_t<float> encode_game(const sk::Game& g, int seat) {
   return out;
 }
 
+// Marks an env busy for the length of a call that releases the GIL; a second
+// call from another thread meanwhile raises RuntimeError instead of racing.
+class BusyGuard {
+ public:
+  BusyGuard(std::atomic<bool>& busy, const char* what) : busy_(busy) {
+    if (busy_.exchange(true))
+      throw std::runtime_error(std::string("VectorEnv.") + what +
+                               ": the env is in use by another thread (step and reset of one env must not "
+                               "overlap; use one env per thread, or a lock)");
+  }
+  ~BusyGuard() { busy_.store(false); }
+  BusyGuard(const BusyGuard&) = delete;
+  BusyGuard& operator=(const BusyGuard&) = delete;
+
+ private:
+  std::atomic<bool>& busy_;
+};
+
 // The Python face of VectorEnv: numpy views of its fixed buffers, and the
 // ragged legal-move arrays handed over (moved, not copied) after each step.
 class PyVectorEnv {
  public:
-  PyVectorEnv(const std::string& variant, int num_envs, const py::handle& seed, int threads,
+  PyVectorEnv(const py::handle& variant, int num_envs, const py::handle& seed, int threads,
               const std::vector<std::optional<std::string>>& bots, const std::string& reward, bool dense_mask,
               const py::kwargs& overrides) {
     sk::VectorEnvOptions o;
@@ -46,6 +66,7 @@ class PyVectorEnv {
   }
 
   void reset() {
+    BusyGuard guard(busy_, "reset");
     {
       py::gil_scoped_release release;
       env_->reset();
@@ -57,6 +78,7 @@ class PyVectorEnv {
     if (actions.ndim() != 1 || actions.shape(0) != env_->num_envs())
       throw py::value_error("actions must have shape (" + std::to_string(env_->num_envs()) + ",)");
     std::span<const int32_t> a(actions.data(), static_cast<size_t>(actions.shape(0)));
+    BusyGuard guard(busy_, "step");
     {
       py::gil_scoped_release release;
       env_->step(a);
@@ -84,6 +106,7 @@ class PyVectorEnv {
   }
 
   std::unique_ptr<sk::VectorEnv> env_;
+  std::atomic<bool> busy_{false};
 };
 
 }  // namespace
@@ -92,7 +115,7 @@ void bind_envs(py::module_& m) {
   py::class_<sk::ActionCatalogue>(m, "ActionCatalogue",
                                   "The fixed action space of a variant: id 0 is the pass, then every pattern "
                                   "(kind + reading) a 27-card hand can play.")
-      .def(py::init([](const std::string& variant, const py::kwargs& kw) {
+      .def(py::init([](const py::handle& variant, const py::kwargs& kw) {
              return sk::ActionCatalogue(make_variant(variant, kw, nullptr));
            }),
            py::arg("variant") = "classic")
@@ -110,8 +133,16 @@ void bind_envs(py::module_& m) {
           "id_of",
           [](const sk::ActionCatalogue& c, const py::handle& play) {
             if (play.is_none()) return 0;
-            const int id = c.id_of(play.cast<sk::Play>());
-            if (id < 0) throw py::value_error("this play has no action id (more than 27 cards)");
+            if (!py::isinstance<sk::Play>(play))
+              throw py::value_error("id_of takes a Play (or None for the pass), got " +
+                                    std::string(py::repr(play)) +
+                                    "; read a card string first, e.g. Rules(variant).read(cards)");
+            const sk::Play& p = play.cast<const sk::Play&>();
+            const int id = c.id_of(p);
+            if (id < 0)
+              throw py::value_error("the play " + p.cards.to_string() + " (" +
+                                    std::string(sk::kind_name(p.kind)) + " " + p.reading.to_string() +
+                                    ") has no action id in this variant's catalogue");
             return id;
           },
           py::arg("play"), "The action id of a Play (None: the pass, 0).");
@@ -149,7 +180,7 @@ void bind_envs(py::module_& m) {
   m.attr("MOVE_FEATURE_SIZE") = sk::kMoveFeatureSize;
 
   py::class_<PyVectorEnv>(m, "VectorEnvCore", "The C++ vector env (see shuangkou.VectorEnv).")
-      .def(py::init<const std::string&, int, const py::handle&, int,
+      .def(py::init<const py::handle&, int, const py::handle&, int,
                     const std::vector<std::optional<std::string>>&, const std::string&, bool,
                     const py::kwargs&>(),
            py::arg("variant"), py::arg("num_envs"), py::arg("seed"), py::arg("threads"), py::arg("bots"),

@@ -21,7 +21,7 @@ std::vector<std::string> hand_strings(const std::array<sk::CardCounts, sk::kNumS
   return out;
 }
 
-sk::Game make_game(const std::string& variant, const py::handle& seed, const py::handle& hands,
+sk::Game make_game(const py::handle& variant, const py::handle& seed, const py::handle& hands,
                    const py::handle& leader, const py::kwargs& overrides) {
   const sk::Variant v = make_variant(variant, overrides, nullptr);
   if (hands.is_none()) {
@@ -46,7 +46,7 @@ sk::Play move_arg(const sk::Game& g, const py::handle& move) {
   if (move.is_none()) return sk::kPass;
   if (py::isinstance<sk::Play>(move)) return move.cast<sk::Play>();
   if (py::isinstance<py::str>(move)) {
-    std::string t = move.cast<std::string>();
+    std::string t = text_arg(move, "move");
     for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (t == "pass") return sk::kPass;
   }
@@ -226,9 +226,9 @@ void bind_game(py::module_& m) {
       });
 
   py::class_<sk::Match>(m, "Match",
-                        "A match of several deals: Match(variant, seed=0, deals=10). Players 0..3 start "
+                        "A match of several deals: Match(variant, seed=0, deals=1). Players 0..3 start "
                         "in seats 0..3 and move with the revealed-card rule; points accumulate per player.")
-      .def(py::init([](const std::string& variant, const py::handle& seed, int deals, const py::kwargs& kw) {
+      .def(py::init([](const py::handle& variant, const py::handle& seed, int deals, const py::kwargs& kw) {
              return sk::Match(make_variant(variant, kw, nullptr), seed_arg(seed), deals);
            }),
            py::arg("variant") = "classic", py::arg("seed") = 0, py::arg("deals") = 1)
@@ -244,10 +244,13 @@ void bind_game(py::module_& m) {
           "totals",
           [](const sk::Match& m) { return std::vector<int64_t>(m.totals().begin(), m.totals().end()); },
           "Cumulative points by player.")
-      .def("player_in_seat",
-           [](const sk::Match& m, const py::handle& s) { return m.player_in_seat(seat_arg(s, "seat")); })
-      .def("seat_of",
-           [](const sk::Match& m, const py::handle& p) { return m.seat_of(seat_arg(p, "player")); })
+      .def(
+          "player_in_seat",
+          [](const sk::Match& m, const py::handle& s) { return m.player_in_seat(seat_arg(s, "seat")); },
+          py::arg("seat"))
+      .def(
+          "seat_of", [](const sk::Match& m, const py::handle& p) { return m.seat_of(seat_arg(p, "player")); },
+          py::arg("player"))
       .def(
           "seating",
           [](const sk::Match& m) {

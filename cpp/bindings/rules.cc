@@ -7,7 +7,7 @@ namespace {
 
 class Rules {
  public:
-  Rules(const std::string& preset_or_path, const py::kwargs& overrides) {
+  Rules(const py::handle& preset_or_path, const py::kwargs& overrides) {
     variant_ = make_variant(preset_or_path, overrides, &name_);
   }
 
@@ -58,6 +58,9 @@ class Rules {
 
   std::vector<sk::Play> legal_moves(const py::handle& hand, const py::handle& previous) const {
     const sk::CardCounts h = to_counts(hand, "hand");
+    if (h.size() > sk::kHandSize)
+      throw py::value_error("hand: a hand holds at most " + std::to_string(sk::kHandSize) + " cards, got " +
+                            std::to_string(h.size()));
     std::optional<sk::Play> prev;
     if (!previous.is_none()) prev = table_play(previous, "previous");
     moves_.clear();
@@ -97,16 +100,30 @@ class Rules {
     if (!py::isinstance<py::sequence>(bombs) || py::isinstance<py::str>(bombs))
       throw py::value_error("bombs must be a list of (seat, cards) pairs");
     size_t i = 0;
+    std::array<int, sk::kNumRanks> copies{};   // cards of every bomb, by rank
+    std::array<int, sk::kNumSeats> by_seat{};  // cards of each seat's bombs
     for (const auto& item : bombs.cast<py::sequence>()) {
       const std::string where = "bomb " + std::to_string(i++);
       if (!py::isinstance<py::sequence>(item) || py::isinstance<py::str>(item) || py::len(item) != 2)
         throw py::value_error(where + " must be a (seat, cards) pair");
       const auto pair = item.cast<py::sequence>();
       const int seat = seat_arg(pair[0], (where + " seat").c_str());
-      const auto play = sk::read_best(variant_, to_counts(pair[1], (where + " cards").c_str()));
+      const sk::CardCounts cards = to_counts(pair[1], (where + " cards").c_str());
+      const auto play = sk::read_best(variant_, cards);
       if (!play || !sk::is_bomb(play->kind))
-        throw py::value_error(where + ": '" + std::string(py::str(pair[1])) +
-                              "' is not a bomb under these rules");
+        throw py::value_error(where + ": '" + cards.to_string() + "' is not a bomb under these rules");
+      // The bombs of one deal come out of two decks and one 27-card hand each.
+      if ((by_seat[seat] += cards.size()) > sk::kHandSize)
+        throw py::value_error(where + ": the bombs of seat " + std::to_string(seat) + " hold " +
+                              std::to_string(by_seat[seat]) + " cards, more than a hand (" +
+                              std::to_string(sk::kHandSize) + ")");
+      for (int r = 0; r < sk::kNumRanks; ++r) {
+        const int limit = r >= sk::kSmallJoker ? sk::kCopiesPerJoker : sk::kCopiesPerRank;
+        if ((copies[r] += cards.count(r)) > limit)
+          throw py::value_error(where + ": the bombs hold " + std::to_string(copies[r]) + " copies of '" +
+                                std::string(sk::rank_token(r)) + "', more than two decks (" +
+                                std::to_string(limit) + ")");
+      }
       try {
         tally.add(seat, play->stars);
       } catch (const std::length_error&) {
@@ -170,7 +187,7 @@ void bind_rules(py::module_& m) {
                     "Rules of one variant: Rules(preset, **overrides). Presets: classic, baibian, "
                     "qianbian, qianbian_collect, jj; any docs/rules.md §13 parameter may be overridden "
                     "by keyword, e.g. Rules('qianbian', max_bomb=10).")
-      .def(py::init<const std::string&, const py::kwargs&>(), py::arg("variant") = "classic")
+      .def(py::init<const py::handle&, const py::kwargs&>(), py::arg("variant") = "classic")
       .def_property_readonly("name", &Rules::name)
       .def_property_readonly("params", &Rules::params, "every variant parameter, as text")
       .def("read", &Rules::read, py::arg("cards"),
@@ -209,6 +226,7 @@ void bind_rules(py::module_& m) {
   m.def("preset_names", &sk::preset_names);
   m.def("param_names", &sk::param_names);
   m.attr("MAX_MOVES") = sk::kMaxMoves;
+  m.attr("MAX_THREADS") = sk::kMaxThreads;
   m.attr("GAME_STATE_BYTES") = sizeof(sk::GameState);
   m.attr("DEAL_RESULT_BYTES") = sizeof(sk::DealResult);
 }

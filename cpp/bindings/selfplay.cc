@@ -6,7 +6,7 @@ namespace shuangkou_py {
 namespace {
 
 // Batch self-play with built-in agents; the GIL is released while C++ plays.
-py::dict run_selfplay_py(const std::string& variant, int64_t games, const std::vector<std::string>& agents,
+py::dict run_selfplay_py(const py::handle& variant, int64_t games, const std::vector<std::string>& agents,
                          int threads, const py::handle& seed, int64_t replays, const py::object& on_records,
                          const py::object& progress, const py::kwargs& overrides) {
   sk::SelfPlayOptions o;

@@ -144,6 +144,18 @@ ActionCatalogue::ActionCatalogue(const Variant& v) : max_bomb_(v.max_bomb) {
 
 int ActionCatalogue::id_of(const Play& p) const {
   if (is_pass(p)) return kPass;
+  // The arithmetic below assumes a pattern of this catalogue's variant; a play
+  // of another (a larger bomb, a kind this variant lacks) lands on some other
+  // id or outside, so the answer is checked against the pattern stored there.
+  const int id = index_of(p);
+  if (id <= kPass || id >= size()) return -1;
+  const Play& at = patterns_[id];
+  if (at.kind != p.kind) return -1;
+  const bool kings = p.kind == Kind::kThreeKings || p.kind == Kind::kHeavenlyKings;  // one pattern each
+  return kings || at.reading == p.reading ? id : -1;
+}
+
+int ActionCatalogue::index_of(const Play& p) const {
   const int base = base_[static_cast<int>(p.kind)];
   switch (p.kind) {
     case Kind::kSingle:

@@ -309,12 +309,84 @@ std::string Game::to_json() const {
   return j.dump();
 }
 
+namespace {
+
+// Bounds on a record, far above any real one (a deal has at most a few
+// hundred actions: records are a few KB, four levels deep).
+constexpr size_t kMaxRecordBytes = 1 << 20;
+constexpr int kMaxRecordDepth = 16;
+constexpr size_t kMaxQuoted = 120;
+
+// Refuses a text too large or nested too deep before the JSON library sees
+// it (its recursive printer would overflow the stack on deep values).
+void check_record_shape(const std::string& text) {
+  if (text.size() > kMaxRecordBytes)
+    throw std::invalid_argument("record is " + std::to_string(text.size()) + " bytes, more than the " +
+                                std::to_string(kMaxRecordBytes) + " a deal record can be");
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxRecordDepth)
+        throw std::invalid_argument("record is nested more than " + std::to_string(kMaxRecordDepth) +
+                                    " levels deep; a deal record is not");
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+}
+
+// Text quoted in an error message, cut to a readable length.
+std::string clip(std::string s) {
+  if (s.size() > kMaxQuoted)
+    s = s.substr(0, kMaxQuoted) + "... (" + std::to_string(s.size()) + " characters)";
+  return s;
+}
+
+// A JSON value as quoted in an error message.
+std::string quote(const json& value) { return clip(value.dump()); }
+
+// An integer field in [lo, hi]; anything else (a float, a bool, a string, a
+// negative or huge number) is refused, naming the field.
+int64_t int_field(const json& value, const std::string& what, int64_t lo, int64_t hi) {
+  const bool integer = value.is_number_integer() || value.is_number_unsigned();
+  if (integer && value.is_number_unsigned() && value.get<uint64_t>() > static_cast<uint64_t>(hi))
+    throw std::invalid_argument(what + " must be an integer " + std::to_string(lo) + ".." +
+                                std::to_string(hi) + ", got " + quote(value));
+  if (!integer || value.get<int64_t>() < lo || value.get<int64_t>() > hi)
+    throw std::invalid_argument(what + " must be an integer " + std::to_string(lo) + ".." +
+                                std::to_string(hi) + ", got " + quote(value));
+  return value.get<int64_t>();
+}
+
+// A string field of at most `max` characters.
+std::string string_field(const json& value, const std::string& what, size_t max = 256) {
+  if (!value.is_string()) throw std::invalid_argument(what + " must be a string, got " + quote(value));
+  const auto& s = value.get_ref<const std::string&>();
+  if (s.size() > max)
+    throw std::invalid_argument(what + " is " + std::to_string(s.size()) + " characters long, more than " +
+                                std::to_string(max));
+  return s;
+}
+
+}  // namespace
+
 Game Game::from_json(const std::string& text) {
+  check_record_shape(text);
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw std::invalid_argument(std::string("record is not valid JSON: ") + e.what());
+  } catch (const json::exception& e) {  // syntax errors, and numbers out of range (1e400)
+    throw std::invalid_argument("record is not valid JSON: " + clip(e.what()));
   }
   auto need = [&](const char* key) -> const json& {
     if (!j.is_object() || !j.contains(key))
@@ -331,23 +403,35 @@ Game Game::from_json(const std::string& text) {
       if (!params.contains(name))
         throw std::invalid_argument("record variant has no parameter '" + name + "'");
       const json& value = params.at(name);
-      set_param(v, name, value.is_string() ? value.get<std::string>() : value.dump());
+      const std::string what = "record variant parameter '" + name + "'";
+      set_param(v, name, value.is_string() ? string_field(value, what, 64) : quote(value));
     }
     for (const auto& [name, value] : params.items())
       if (std::find(param_names().begin(), param_names().end(), name) == param_names().end())
-        throw std::invalid_argument("record variant has an unknown parameter '" + name + "'");
+        throw std::invalid_argument("record variant has an unknown parameter " + quote(name));
 
     const json& hand_list = need("hands");
     if (!hand_list.is_array() || hand_list.size() != kNumSeats)
       throw std::invalid_argument("record 'hands' must list 4 hands");
     std::array<CardCounts, kNumSeats> hands;
-    for (int s = 0; s < kNumSeats; ++s) hands[s] = CardCounts::parse(hand_list[s].get<std::string>());
-    const int leader = need("leader").get<int>();
+    for (int s = 0; s < kNumSeats; ++s)
+      hands[s] = CardCounts::parse(string_field(hand_list[s], "record hand " + std::to_string(s)));
+    const int leader = static_cast<int>(int_field(need("leader"), "record 'leader'", 0, kNumSeats - 1));
 
     std::optional<Game> game;
-    if (need("dealt").get<bool>()) {
-      const int previous = j.value("previous_first_finisher", -1);
-      game.emplace(v, need("seed").get<uint64_t>(), previous);
+    const json& dealt = need("dealt");
+    if (!dealt.is_boolean())
+      throw std::invalid_argument("record 'dealt' must be true or false, got " + quote(dealt));
+    if (dealt.get<bool>()) {
+      const int previous =
+          j.contains("previous_first_finisher")
+              ? static_cast<int>(int_field(j.at("previous_first_finisher"),
+                                           "record 'previous_first_finisher'", -1, kNumSeats - 1))
+              : -1;
+      const json& seed = need("seed");
+      if (!seed.is_number_unsigned())
+        throw std::invalid_argument("record 'seed' must be an integer 0..2**64-1, got " + quote(seed));
+      game.emplace(v, seed.get<uint64_t>(), previous);
       if (game->initial_hands() != hands || game->setup().leader != leader)
         throw std::invalid_argument("record hands or leader differ from the deal of its seed");
     } else {
@@ -361,16 +445,16 @@ Game Game::from_json(const std::string& text) {
       const std::string where = "record move " + std::to_string(i) + ": ";
       if (!m.is_object() || !m.contains("seat") || !m.contains("kind"))
         throw std::invalid_argument(where + "needs 'seat' and 'kind'");
-      if (m.at("seat").get<int>() != game->state().current_player())
-        throw std::invalid_argument(where + "seat " + std::to_string(m.at("seat").get<int>()) +
-                                    " is not the player to act (" +
+      const int seat = static_cast<int>(int_field(m.at("seat"), where + "'seat'", 0, kNumSeats - 1));
+      if (seat != game->state().current_player())
+        throw std::invalid_argument(where + "seat " + std::to_string(seat) + " is not the player to act (" +
                                     std::to_string(game->state().current_player()) + ")");
       try {
-        const std::string kind = m.at("kind").get<std::string>();
+        const std::string kind = string_field(m.at("kind"), "'kind'", 64);
         Play play = kPass;
         if (kind != "pass") {
           if (!m.contains("cards")) throw std::invalid_argument("needs 'cards'");
-          play.cards = CardCounts::parse(m.at("cards").get<std::string>());
+          play.cards = CardCounts::parse(string_field(m.at("cards"), "'cards'"));
           play.kind = parse_kind(kind);
         }
         game->apply(play);
@@ -385,21 +469,21 @@ Game Game::from_json(const std::string& text) {
                                   (j.at("over") == true ? "" : "not ") + "over but its replay " +
                                   (replayed.at("over") == true ? "is" : "is not"));
     for (const auto& [key, value] : j.items()) {
-      if (!replayed.contains(key)) throw std::invalid_argument("record has an unknown key '" + key + "'");
+      if (!replayed.contains(key)) throw std::invalid_argument("record has an unknown key " + quote(key));
       if (replayed.at(key) != value) {
         if (key == "moves") {
           for (size_t i = 0; i < moves.size(); ++i)
             if (replayed["moves"][i] != moves[i])
               throw std::invalid_argument("record move " + std::to_string(i) + " differs from its replay: " +
-                                          moves[i].dump() + " replays as " + replayed["moves"][i].dump());
+                                          quote(moves[i]) + " replays as " + quote(replayed["moves"][i]));
         }
-        throw std::invalid_argument("record '" + key + "' differs from the replay: " + value.dump() +
-                                    " replays as " + replayed.at(key).dump());
+        throw std::invalid_argument("record '" + key + "' differs from the replay: " + quote(value) +
+                                    " replays as " + quote(replayed.at(key)));
       }
     }
     return std::move(*game);
   } catch (const json::exception& e) {
-    throw std::invalid_argument(std::string("malformed record: ") + e.what());
+    throw std::invalid_argument("malformed record: " + clip(e.what()));
   }
 }
 

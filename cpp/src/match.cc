@@ -37,8 +37,9 @@ Game Match::start_deal() {
 }
 
 void Match::next_deal() {
-  if (is_over()) throw std::logic_error("the match is over");
-  if (!game_.state().is_over()) throw std::logic_error("the current deal is not over");
+  if (is_over()) throw std::invalid_argument("the match is over: all its deals are played");
+  if (!game_.state().is_over())
+    throw std::invalid_argument("the current deal is not over: play it to the end before next_deal()");
   const DealScore score = game_.state().score(variant_);
   DealResult r;
   r.player_in_seat = player_in_seat_;

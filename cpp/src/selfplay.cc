@@ -1,9 +1,9 @@
 #include "shuangkou/selfplay.h"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <stdexcept>
+
+#include "shuangkou/threads.h"
 
 namespace shuangkou {
 namespace {
@@ -57,9 +57,8 @@ DealResult play_deal(const SelfPlayOptions& o, uint64_t index, MoveList& scratch
 int64_t run_selfplay(const SelfPlayOptions& o, std::vector<DealResult>& results,
                      const std::function<bool(int64_t)>& progress) {
   if (o.games < 0) throw std::invalid_argument("games must be >= 0");
-  if (o.threads < 0) throw std::invalid_argument("threads must be >= 0 (0: all cores)");
   results.assign(static_cast<size_t>(o.games), DealResult{});
-  const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+  const int threads = resolve_threads(o.threads);
   const int64_t replays = o.replays < 0 ? o.games : std::min(o.replays, o.games);
   if (replays > 0 && !o.on_records) throw std::invalid_argument("replays requested but no record sink given");
   std::vector<std::string> records;

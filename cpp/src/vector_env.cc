@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "shuangkou/threads.h"
+
 namespace shuangkou {
 
 RewardMode parse_reward_mode(std::string_view name) {
@@ -38,7 +40,7 @@ VectorEnv::VectorEnv(const VectorEnvOptions& o)
       catalogue_(o.variant),
       // A thread per at least 32 envs: waking threads for a handful of envs
       // costs more than it saves, badly so on a busy machine.
-      threads_(std::clamp(o.num_envs / 32, 1, o.threads > 0 ? o.threads : omp_get_max_threads())) {
+      threads_(std::clamp(o.num_envs / 32, 1, resolve_threads(o.threads))) {
   if (o.num_envs < 1)
     throw std::invalid_argument("num_envs must be at least 1, got " + std::to_string(o.num_envs));
   bool external = false;

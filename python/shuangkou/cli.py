@@ -9,6 +9,7 @@ import argparse
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 from . import Rules, __version__, parse_cards, preset_names
@@ -64,6 +65,25 @@ def _parse_overrides(pairs: list[str]) -> dict[str, str]:
     return out
 
 
+def prepare_out(out: Path, names: list[str]) -> None:
+    """Makes the output folder and checks, by writing a probe file, that it and the
+    files `names` in it can be written; ValueError naming the path otherwise."""
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out '{out}' exists and is not a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out, prefix=".write-test-"):
+            pass
+    except OSError as e:
+        raise ValueError(f"--out '{out}' cannot be written: {e.strerror or e}") from None
+    for name in names:
+        path = out / name
+        if path.is_dir():
+            raise ValueError(f"cannot write '{path}': it is a folder")
+        if path.exists() and not os.access(path, os.W_OK):
+            raise ValueError(f"cannot write '{path}': permission denied")
+
+
 def _cmd_selfplay(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
@@ -80,8 +100,8 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else None
     if replays and out is None:
         raise ValueError("--replays needs --out (the replays go to OUT/replays.jsonl.gz)")
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
+    if out is not None:  # before a long run, not after it
+        prepare_out(out, ["summary.json", "deals.npz"] + (["replays.jsonl.gz"] if replays else []))
     bar = tqdm(
         total=args.games,
         unit="deal",
@@ -137,7 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
         "selfplay",
         help="play many deals between built-in bots and summarise them (the main job)",
         description="Plays deals in C++ over several threads and prints an evaluation summary: "
-        "outcome shares, scores per seat and per agent with 95%% confidence intervals, bombs by stars, "
+        "outcome shares, scores per seat and per agent with 95% confidence intervals, bombs by stars, "
         "deal length and throughput. Deal i is dealt from a seed derived from (--seed, i), so results "
         "do not depend on --threads. With --out, writes summary.json, deals.npz (per-deal arrays) and, "
         "with --replays, replays.jsonl.gz (one JSON record per line; shuangkou.Game.from_json replays it).",
@@ -199,11 +219,20 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except ValueError as e:
-        print(f"error: {e}", file=sys.stderr)
+        # One line, and printable whatever the terminal's encoding (a bad
+        # argument may hold undecodable bytes).
+        text = f"error: {e}".replace("\n", "; ")
+        print(
+            text.encode(sys.stderr.encoding or "utf-8", "backslashreplace").decode(sys.stderr.encoding or "utf-8"),
+            file=sys.stderr,
+        )
         return 2
     except OSError as e:  # an output that cannot be written: say which, no traceback
-        print(f"error: {e}", file=sys.stderr)
+        print(f"error: {e}".replace("\n", " "), file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

@@ -21,6 +21,7 @@ from typing import Any, Union
 import numpy as np
 
 from . import _core
+from ._args import int_arg
 
 OUTCOMES = ("double", "single", "draw")
 
@@ -69,6 +70,35 @@ def agent_label(agent: Agent) -> str:
     if isinstance(agent, str):
         return agent
     return getattr(agent, "__name__", type(agent).__name__)
+
+
+# Bytes per deal a run holds: the C++ result plus its numpy copy.
+_BYTES_PER_DEAL = _core.DEAL_RESULT_BYTES + 52
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to a new allocation (Linux: MemAvailable), or None if unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def check_memory(games: int) -> None:
+    """ValueError, before anything runs, when the per-deal results of `games` deals
+    would not fit in the memory available now."""
+    need = games * _BYTES_PER_DEAL
+    have = available_memory()
+    if have is not None and need > 0.8 * have:
+        raise ValueError(
+            f"games={games:,} needs about {need / 2**30:,.1f} GiB for its per-deal results, more than the "
+            f"{have / 2**30:,.1f} GiB of memory available: play fewer deals per run (runs with different "
+            f"seeds play different deals)"
+        )
 
 
 class ReplayWriter:
@@ -125,17 +155,15 @@ def selfplay(
     every decision of its seats across the batch. The deals are then the episodes of
     that vector env (seeded from `seed`), taken in the order they finish.
     """
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games must be a positive integer, got {games!r}")
-    if threads is None:
-        threads = 0
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
-        raise ValueError(f"threads must be a non-negative integer (0: all cores), got {threads!r}")
+    games = int_arg(games, "games", 1, 2**62)
+    check_memory(games)
+    threads = int_arg(0 if threads is None else threads, "threads", 0, _core.MAX_THREADS, " (0: every core)")
+    seed = int_arg(seed, "seed", 0, 2**64 - 1)
     names = seat_agents(agents)
     if replays == "all":
         replays_n = -1
-    elif isinstance(replays, int) and not isinstance(replays, bool) and replays >= 0:
-        replays_n = replays
+    elif not isinstance(replays, str):
+        replays_n = int_arg(replays, "replays", 0, games, f" (at most games={games}) or 'all'")
     else:
         raise ValueError(f"replays must be a count >= 0 or 'all', got {replays!r}")
     if replays_n and replay_path is None:
@@ -195,8 +223,7 @@ def _selfplay_batched(
     overrides: dict[str, Any],
 ) -> dict[str, np.ndarray]:
     """Self-play with callables: a vector env whose callable seats are external."""
-    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
-        raise ValueError(f"batch must be a positive integer, got {batch!r}")
+    batch = int_arg(batch, "batch", 1)
     bots = [a if isinstance(a, str) else None for a in agents]
     core = _core.VectorEnvCore(variant, min(batch, games), seed, threads, bots, "score", True, **overrides)
     core.reset()
@@ -213,9 +240,7 @@ def _selfplay_batched(
             rows = np.flatnonzero(seats == seat)
             if len(rows):
                 chosen = np.asarray(agent(core.obs[rows], core.mask[rows], seats[rows].copy()))
-                if chosen.shape != (len(rows),):
-                    raise ValueError(f"agent of seat {seat} returned shape {chosen.shape}, expected ({len(rows)},)")
-                actions[rows] = chosen
+                actions[rows] = checked_actions(chosen, len(rows), core.num_actions, f"agent of seat {seat}")
         core.step(actions)
         done = np.flatnonzero(core.dones)
         if len(done):
@@ -234,6 +259,20 @@ def _selfplay_batched(
         else:
             out[k] = np.concatenate([p[k] for p in parts]) if parts else core.finished_results([])[k]
     return out
+
+
+def checked_actions(chosen: np.ndarray, n: int, num_actions: int, who: str) -> np.ndarray:
+    """The action ids an agent returned, as int32: n integers (not bools, floats or
+    strings) in 0..num_actions-1; ValueError naming the first bad one otherwise."""
+    if chosen.shape != (n,):
+        raise ValueError(f"{who} returned shape {chosen.shape}, expected ({n},): one action id per decision")
+    if chosen.dtype == np.bool_ or not np.issubdtype(chosen.dtype, np.integer):
+        first = chosen.flat[0] if chosen.size else None
+        raise ValueError(f"{who} returned {chosen.dtype} values (e.g. {first!r}); action ids are integers")
+    bad = np.flatnonzero((chosen < 0) | (chosen >= num_actions))
+    if len(bad):
+        raise ValueError(f"{who} returned {int(chosen[bad[0]])}, not an action id (0..{num_actions - 1})")
+    return chosen.astype(np.int32)
 
 
 def _stats(values: np.ndarray) -> dict[str, Any]:

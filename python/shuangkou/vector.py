@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from . import _core
+from ._args import int_arg
 
 
 def _seat_bots(opponents: str | Sequence[str | None] | Mapping[int, str] | None) -> list[str | None]:
@@ -63,12 +64,9 @@ class VectorEnv:
         dense_mask: bool = True,
         **overrides: Any,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        if num_threads is not None and (
-            isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 0
-        ):
-            raise ValueError(f"num_threads must be None or a non-negative integer, got {num_threads!r}")
+        num_envs = int_arg(num_envs, "num_envs", 1, 1 << 24)
+        num_threads = int_arg(num_threads or 0, "num_threads", 0, _core.MAX_THREADS, " (0 or None: every core)")
+        seed = int_arg(seed, "seed", 0, 2**64 - 1)
         self.variant = variant
         self.seed = seed
         self._core = _core.VectorEnvCore(
@@ -115,6 +113,7 @@ class VectorEnv:
         return c.obs, c.rewards, c.dones.view(np.bool_), self._info()
 
     def legal_actions(self, env: int) -> np.ndarray:
-        """The legal action ids of env `env` this step."""
+        """The legal action ids of env `env` (0..num_envs-1) this step."""
+        env = int_arg(env, "env", 0, self.num_envs - 1)
         off = self._core.legal_offsets
         return self._core.legal_ids[off[env] : off[env + 1]]

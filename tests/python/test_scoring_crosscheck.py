@@ -76,8 +76,10 @@ def _fits(deck_left, cards):
 
 
 def random_bombs(rng, rules, params, n):
-    """n random (seat, cards, play) whose cards together fit in the 108-card deck."""
+    """n random (seat, cards, play) whose cards together fit in the 108-card deck,
+    at most 27 cards of bombs per seat (one hand)."""
     deck_left = dict(DECK)
+    by_seat = [0, 0, 0, 0]
     out = []
     tries = 0
     while len(out) < n and tries < 50 * (n + 1):
@@ -91,9 +93,13 @@ def random_bombs(rng, rules, params, n):
             continue
         if play is None or not play.is_bomb:
             continue
+        seat = rng.randrange(4)
+        if by_seat[seat] + len(cards.split()) > 27:
+            continue
+        by_seat[seat] += len(cards.split())
         for t in cards.split():
             deck_left[t] -= 1
-        out.append((rng.randrange(4), cards, play))
+        out.append((seat, cards, play))
     return out
 
 

@@ -24,8 +24,10 @@ class ActionCatalogue {
   explicit ActionCatalogue(const Variant& v);
 
   int size() const { return static_cast<int>(patterns_.size()); }
-  // The id of a play's pattern (kPass for a pass); -1 if it has none (a
-  // pattern of more than 27 cards).
+  // The id of a play's pattern (kPass for a pass); -1 if the catalogue has
+  // no such pattern (more than 27 cards, or a play this variant cannot make,
+  // e.g. a 10-card bomb where max_bomb is 8). Checked: the id returned always
+  // holds a pattern of the play's kind and reading.
   int id_of(const Play& p) const;
   // The pattern of an id: kind and reading; `cards` equals the reading (the
   // natural cards a hand without wilds would play), except for joker-only
@@ -34,6 +36,8 @@ class ActionCatalogue {
 
  private:
   void add(const Variant& v, Kind kind, CardCounts reading);
+  // Where the pattern of `p` sits if it is one of this catalogue's (unchecked).
+  int index_of(const Play& p) const;
 
   std::vector<Play> patterns_;
   // First id of each kind; straights and chains by length; bombs by rank.

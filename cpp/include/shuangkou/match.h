@@ -30,7 +30,8 @@ class Match {
   const Game& game() const { return game_; }
 
   // Credits the finished current deal to the players and, unless the match is
-  // over, deals the next. Throws std::logic_error if the deal is not over.
+  // over, deals the next. Throws std::invalid_argument if the deal is not
+  // over or the match is.
   void next_deal();
 
   // Who sits where in the current deal.

@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from .. import _core
+from .._args import int_arg
 from .._core import Play
 
 
@@ -27,9 +28,8 @@ def num_actions(variant: str = "baibian", **overrides: Any) -> int:
 def action_to_play(variant: str, i: int, **overrides: Any) -> Play | None:
     """The pattern of action id `i` (None for 0, the pass). Its `cards` are the reading
     as natural cards; the cards a hand plays for it may use wild jokers instead."""
-    if isinstance(i, bool) or not isinstance(i, int):
-        raise ValueError(f"action id must be an integer, got {i!r}")
-    return catalogue(variant, **overrides).pattern(i)
+    cat = catalogue(variant, **overrides)
+    return cat.pattern(int_arg(i, "action id", 0, len(cat) - 1))
 
 
 def play_to_action(variant: str, play: Play | str | None, **overrides: Any) -> int:

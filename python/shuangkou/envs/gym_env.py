@@ -68,6 +68,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .. import _core
+from .._args import int_arg
 from .._core import Game
 from .actions import catalogue as _catalogue
 from .render import render_game
@@ -134,6 +135,8 @@ class ShuangkouEnv(gymnasium.Env):
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.variant = variant
         self.seat = int(seat)
+        if not isinstance(control_partner, (bool, np.bool_)):
+            raise ValueError(f"control_partner must be True or False, got {control_partner!r}")
         self.control_partner = bool(control_partner)
         self.learner_seats = (self.seat, self.seat ^ 2) if self.control_partner else (self.seat,)
         self.reward_mode = reward
@@ -157,6 +160,8 @@ class ShuangkouEnv(gymnasium.Env):
 
         self._core: Any = None
         self._core_seed = 0
+        self._closed = False
+        self._broken: str | None = None  # why the last step failed midway, until reset()
         self._make_core(0)  # validates the variant, overrides and bots now
         self.num_actions = int(self._core.num_actions)
         self.observation_size = int(_core.observation_size())
@@ -179,10 +184,9 @@ class ShuangkouEnv(gymnasium.Env):
 
     # ------------------------------------------------------------------ core access
     def _make_core(self, seed: int) -> None:
-        self._core_seed = int(seed)
-        self._core = _core.VectorEnvCore(
-            self.variant, 1, self._core_seed, 1, self._bots, self.reward_mode, True, **self.overrides
-        )
+        # Build first, then assign: a core that fails to build changes nothing.
+        core = _core.VectorEnvCore(self.variant, 1, int(seed), 1, self._bots, self.reward_mode, True, **self.overrides)
+        self._core, self._core_seed = core, int(seed)
         self._mirror_dirty = True
 
     def _current_deal_seed(self) -> int:
@@ -228,11 +232,25 @@ class ShuangkouEnv(gymnasium.Env):
                 self._mirror_new_deal()
         return ended
 
+    def _run_opponents(self) -> dict[str, Any] | None:
+        """_play_opponents, marking the env unusable until reset() if the callable fails:
+        the deal would otherwise go on with the learner's next action at an opponent's seat."""
+        try:
+            return self._play_opponents()
+        except BaseException as e:
+            self._broken = f"{type(e).__name__}: {e}"
+            raise
+
     # ------------------------------------------------------------------ gymnasium API
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        if self._closed:
+            raise RuntimeError("the env is closed: make a new one")
+        if seed is not None:
+            seed = int_arg(seed, "seed", 0, 2**64 - 1)  # before anything changes
         super().reset(seed=seed)
+        self._broken = None
         fresh_core = seed is not None or not self._started or self._needs_new_deal
         if seed is not None:
             self._make_core(seed)
@@ -243,7 +261,7 @@ class ShuangkouEnv(gymnasium.Env):
         self._ended = False
         if fresh_core:
             self._mirror_reset()
-            self._play_opponents()  # cannot end a deal: the learner has not played yet
+            self._run_opponents()  # cannot end a deal: the learner has not played yet
         else:
             self._mirror_promote()
         self._needs_new_deal = True  # a reset() from here on deals anew (unless a deal ends first)
@@ -255,8 +273,15 @@ class ShuangkouEnv(gymnasium.Env):
         return self._obs.copy(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self._closed:
+            raise RuntimeError("the env is closed: make a new one")
         if not self._started:
             raise RuntimeError("call reset() before step()")
+        if self._broken is not None:
+            raise RuntimeError(
+                f"the last step stopped when the opponents callable raised ({self._broken}); "
+                "the deal cannot go on: call reset()"
+            )
         if self._ended:  # stepping on after a terminated deal: the next deal is in place
             self._ended = False
             self._mirror_promote()
@@ -276,7 +301,7 @@ class ShuangkouEnv(gymnasium.Env):
         self._mirror_action(actor, a)
         if finished is not None:
             self._mirror_new_deal()
-        more = self._play_opponents()
+        more = self._run_opponents()
         if finished is None:
             finished = more
         done = finished is not None
@@ -336,6 +361,7 @@ class ShuangkouEnv(gymnasium.Env):
         return None
 
     def close(self) -> None:
+        self._closed = True
         self._core = None
         self._game = self._next_game = None
 
