@@ -3,6 +3,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "rules_api.h"
 #include "shuangkou/config.h"
 
 namespace shuangkou_py {
@@ -55,12 +56,13 @@ std::string text_arg(const py::handle& obj, const char* what) {
 
 std::string variant_text(const py::handle& variant) {
   if (py::isinstance<py::str>(variant)) return text_arg(variant, "variant");
+  // A path object (pathlib.Path) names a config file.
   if (py::hasattr(variant, "__fspath__"))
     return text_arg(py::module_::import("os").attr("fspath")(variant), "variant");
   std::string names;
   for (const auto& n : sk::preset_names()) names += (names.empty() ? "" : ", ") + n;
-  throw py::value_error("variant must be a preset name (" + names + ") or the path of a YAML file, got " +
-                        std::string(py::repr(variant)));
+  throw py::value_error("variant must be a preset name (" + names +
+                        "), the path of a YAML file or a Rules, got " + std::string(py::repr(variant)));
 }
 
 // Cards from a card string or a sequence of card tokens.
@@ -96,8 +98,8 @@ sk::Variant resolve(const std::string& preset_or_path) {
     std::vector<sk::ConfigEntry> out;
     for (const auto& e : entries) {
       const auto t = e.cast<py::tuple>();
-      out.push_back(
-          {t[0].cast<std::string>(), t[1].cast<std::string>(), t[2].cast<int>(), t[3].cast<std::string>()});
+      out.push_back({text_arg(t[0], "config key"), text_arg(t[1], "config value"), t[2].cast<int>(),
+                     text_arg(t[3], "shape")});
     }
     return sk::variant_from_entries(out, preset_or_path);
   }
@@ -109,25 +111,43 @@ sk::Variant resolve(const std::string& preset_or_path) {
   }
 }
 
-// A variant from a preset name or a YAML file path, with keyword overrides.
-// `label` describes it ("qianbian max_bomb=10").
-sk::Variant make_variant(const py::handle& variant, const py::kwargs& overrides, std::string* label) {
-  const std::string preset_or_path = variant_text(variant);
+// The rule set `name` + keyword overrides; the label gains " key=value" each.
+sk::Rules with_overrides(std::string label, sk::Variant v, const py::kwargs& overrides) {
   try {
-    sk::Variant v = resolve(preset_or_path);
-    if (label) *label = preset_or_path;
     if (overrides.contains("wild") && overrides.contains("wild_jokers"))
       throw std::invalid_argument(
           "give one of wild= and wild_jokers= (two names of one parameter), not both");
     for (const auto& [key, value] : overrides) {
       const std::string k = py::str(key);
       sk::set_param(v, k, override_text(k, value));
-      if (label) *label += " " + k + "=" + std::string(py::str(value));
+      label += " " + k + "=" + std::string(py::str(value));
     }
-    return v;
+    return sk::Rules(std::move(label), v);
   } catch (const std::invalid_argument& e) {
     throw py::value_error(e.what());
   }
+}
+
+sk::Rules make_rules(const py::handle& variant, const py::kwargs& overrides) {
+  if (py::isinstance<PyRules>(variant)) {
+    const sk::Rules& given = variant.cast<const PyRules&>().rules();
+    if (overrides.empty()) return given;  // the same body: its catalogue is shared, not rebuilt
+    return with_overrides(given.name(), given.variant(), overrides);
+  }
+  const std::string preset_or_path = variant_text(variant);
+  sk::Variant v;
+  try {
+    v = resolve(preset_or_path);
+  } catch (const std::invalid_argument& e) {
+    throw py::value_error(e.what());
+  }
+  return with_overrides(preset_or_path, v, overrides);
+}
+
+sk::Variant make_variant(const py::handle& variant, const py::kwargs& overrides, std::string* label) {
+  sk::Rules r = make_rules(variant, overrides);
+  if (label) *label = r.name();
+  return r.variant();
 }
 
 int seat_arg(const py::handle& obj, const char* what) {

@@ -18,6 +18,7 @@
 #include "shuangkou/cards.h"
 #include "shuangkou/game.h"
 #include "shuangkou/pattern.h"
+#include "shuangkou/rules.h"
 #include "shuangkou/scoring.h"
 #include "shuangkou/selfplay.h"
 #include "shuangkou/threads.h"
@@ -40,6 +41,10 @@ sk::CardCounts to_counts(const py::handle& obj, const char* what);
 // A variant from a preset name or a YAML file path, with keyword overrides.
 // `label` (optional) describes it ("qianbian max_bomb=10").
 sk::Variant make_variant(const py::handle& variant, const py::kwargs& overrides, std::string* label);
+// The rule set of a variant argument (a preset name, a YAML path or a Rules)
+// with keyword overrides, resolved once; a Rules without overrides is
+// returned as it is, sharing its action catalogue.
+sk::Rules make_rules(const py::handle& variant, const py::kwargs& overrides);
 // The text of a variant argument: a str or an os.PathLike; ValueError otherwise.
 std::string variant_text(const py::handle& variant);
 // A seat 0..3, a seed 0..2**64-1; ValueError otherwise.

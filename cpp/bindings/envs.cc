@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "common.h"
+#include "rules_api.h"
 #include "shuangkou/bots.h"
 #include "shuangkou/encode.h"
 #include "shuangkou/vector_env.h"
@@ -48,7 +49,7 @@ class PyVectorEnv {
               const std::vector<std::optional<std::string>>& bots, const std::string& reward, bool dense_mask,
               const py::kwargs& overrides) {
     sk::VectorEnvOptions o;
-    o.variant = make_variant(variant, overrides, nullptr);
+    o.rules = make_rules(variant, overrides);
     o.num_envs = num_envs;
     o.seed = seed_arg(seed);
     o.threads = threads;
@@ -116,7 +117,8 @@ void bind_envs(py::module_& m) {
                                   "The fixed action space of a variant: id 0 is the pass, then every pattern "
                                   "(kind + reading) a 27-card hand can play.")
       .def(py::init([](const py::handle& variant, const py::kwargs& kw) {
-             return sk::ActionCatalogue(make_variant(variant, kw, nullptr));
+             return sk::ActionCatalogue(
+                 make_rules(variant, kw).catalogue());  // a copy; Rules.catalogue shares
            }),
            py::arg("variant") = "classic")
       .def("__len__", &sk::ActionCatalogue::size)
@@ -189,6 +191,9 @@ void bind_envs(py::module_& m) {
       .def("step", &PyVectorEnv::step, py::arg("actions"))
       .def_property_readonly("num_envs", [](PyVectorEnv& e) { return e.env().num_envs(); })
       .def_property_readonly("num_actions", [](PyVectorEnv& e) { return e.env().num_actions(); })
+      .def_property_readonly(
+          "rules", [](PyVectorEnv& e) { return PyRules(e.env().rules()); },
+          "The rule set (shares its catalogue).")
       .def_property_readonly(
           "obs",
           [](py::object self) {

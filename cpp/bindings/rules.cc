@@ -1,148 +1,8 @@
 // Play, Rules and the card helpers.
-#include "common.h"
-#include "shuangkou/movegen.h"
+#include "rules_api.h"
 
 namespace shuangkou_py {
 namespace {
-
-class Rules {
- public:
-  Rules(const py::handle& preset_or_path, const py::kwargs& overrides) {
-    variant_ = make_variant(preset_or_path, overrides, &name_);
-  }
-
-  const sk::Variant& variant() const { return variant_; }
-  const std::string& name() const { return name_; }
-
-  std::optional<sk::Play> read(const py::handle& cards) const {
-    return sk::read_best(variant_, to_counts(cards, "cards"));
-  }
-
-  std::vector<sk::Play> readings(const py::handle& cards) const {
-    const sk::Readings all = sk::read_all(variant_, to_counts(cards, "cards"));
-    std::vector<sk::Play> out;
-    for (int k = 0; k < sk::kNumKinds; ++k)
-      if (all.has(static_cast<sk::Kind>(k))) out.push_back(all.by_kind[k]);
-    return out;
-  }
-
-  // A play on the table: a Play keeps its kind, a card string takes its
-  // strongest reading. Not a valid play -> ValueError.
-  sk::Play table_play(const py::handle& obj, const char* what) const {
-    std::optional<sk::Play> p;
-    if (py::isinstance<sk::Play>(obj)) {
-      const auto& given = obj.cast<const sk::Play&>();
-      p = sk::read_as(variant_, given.cards, given.kind);
-    } else {
-      p = sk::read_best(variant_, to_counts(obj, what));
-    }
-    if (!p)
-      throw py::value_error(std::string(what) + " is not a valid play under these rules: '" + describe(obj) +
-                            "'");
-    return *p;
-  }
-
-  bool beats(const py::handle& a, const py::handle& b) const {
-    const sk::Play on_table = table_play(b, "b");
-    if (py::isinstance<sk::Play>(a)) {
-      const auto& given = a.cast<const sk::Play&>();
-      const auto p = sk::read_as(variant_, given.cards, given.kind);
-      return p && sk::beats(*p, on_table);
-    }
-    // The mover names the type: any reading of `a` that beats `b` will do.
-    const sk::Readings all = sk::read_all(variant_, to_counts(a, "a"));
-    for (int k = 0; k < sk::kNumKinds; ++k)
-      if (all.has(static_cast<sk::Kind>(k)) && sk::beats(all.by_kind[k], on_table)) return true;
-    return false;
-  }
-
-  std::vector<sk::Play> legal_moves(const py::handle& hand, const py::handle& previous) const {
-    const sk::CardCounts h = to_counts(hand, "hand");
-    if (h.size() > sk::kHandSize)
-      throw py::value_error("hand: a hand holds at most " + std::to_string(sk::kHandSize) + " cards, got " +
-                            std::to_string(h.size()));
-    std::optional<sk::Play> prev;
-    if (!previous.is_none()) prev = table_play(previous, "previous");
-    moves_.clear();
-    if (prev)
-      sk::generate_follows(variant_, h, *prev, moves_);
-    else
-      sk::generate_leads(variant_, h, moves_);
-    return std::vector<sk::Play>(moves_.begin(), moves_.end());
-  }
-
-  py::dict params() const {
-    py::dict d;
-    for (const auto& [k, v] : sk::params(variant_)) d[py::str(k)] = v;
-    return d;
-  }
-
-  // docs/rules.md §8–12: a finished deal's score from its places and the
-  // bombs played, (seat, cards) in order.
-  sk::DealScore score_deal(const py::handle& finish_order, const py::handle& bombs) const {
-    if (!py::isinstance<py::sequence>(finish_order) || py::isinstance<py::str>(finish_order))
-      throw py::value_error("finish_order must list the four seats by place, e.g. [0, 2, 1, 3]");
-    const auto order = finish_order.cast<py::sequence>();
-    if (order.size() != sk::kNumSeats)
-      throw py::value_error("finish_order must list all four seats by place, got " +
-                            std::to_string(order.size()));
-    sk::Places places{};
-    int seen = 0;
-    for (size_t i = 0; i < sk::kNumSeats; ++i) {
-      const int s = seat_arg(order[i], "finish_order entry");
-      if (seen >> s & 1)
-        throw py::value_error("finish_order must be a permutation of 0..3: seat " + std::to_string(s) +
-                              " twice");
-      seen |= 1 << s;
-      places[i] = static_cast<int8_t>(s);
-    }
-    sk::BombTally tally;
-    if (!py::isinstance<py::sequence>(bombs) || py::isinstance<py::str>(bombs))
-      throw py::value_error("bombs must be a list of (seat, cards) pairs");
-    size_t i = 0;
-    std::array<int, sk::kNumRanks> copies{};   // cards of every bomb, by rank
-    std::array<int, sk::kNumSeats> by_seat{};  // cards of each seat's bombs
-    for (const auto& item : bombs.cast<py::sequence>()) {
-      const std::string where = "bomb " + std::to_string(i++);
-      if (!py::isinstance<py::sequence>(item) || py::isinstance<py::str>(item) || py::len(item) != 2)
-        throw py::value_error(where + " must be a (seat, cards) pair");
-      const auto pair = item.cast<py::sequence>();
-      const int seat = seat_arg(pair[0], (where + " seat").c_str());
-      const sk::CardCounts cards = to_counts(pair[1], (where + " cards").c_str());
-      const auto play = sk::read_best(variant_, cards);
-      if (!play || !sk::is_bomb(play->kind))
-        throw py::value_error(where + ": '" + cards.to_string() + "' is not a bomb under these rules");
-      // The bombs of one deal come out of two decks and one 27-card hand each.
-      if ((by_seat[seat] += cards.size()) > sk::kHandSize)
-        throw py::value_error(where + ": the bombs of seat " + std::to_string(seat) + " hold " +
-                              std::to_string(by_seat[seat]) + " cards, more than a hand (" +
-                              std::to_string(sk::kHandSize) + ")");
-      for (int r = 0; r < sk::kNumRanks; ++r) {
-        const int limit = r >= sk::kSmallJoker ? sk::kCopiesPerJoker : sk::kCopiesPerRank;
-        if ((copies[r] += cards.count(r)) > limit)
-          throw py::value_error(where + ": the bombs hold " + std::to_string(copies[r]) + " copies of '" +
-                                std::string(sk::rank_token(r)) + "', more than two decks (" +
-                                std::to_string(limit) + ")");
-      }
-      try {
-        tally.add(seat, play->stars);
-      } catch (const std::length_error&) {
-        throw py::value_error(where + ": more bombs by seat " + std::to_string(seat) + " than a deal allows");
-      }
-    }
-    return sk::score_deal(variant_, places, tally);
-  }
-
- private:
-  static std::string describe(const py::handle& obj) {
-    if (py::isinstance<sk::Play>(obj)) return obj.cast<const sk::Play&>().cards.to_string();
-    return py::str(obj);
-  }
-
-  sk::Variant variant_;
-  std::string name_;
-  mutable sk::MoveList moves_;
-};
 
 std::string play_repr(const sk::Play& p) {
   return "Play(kind='" + std::string(sk::kind_name(p.kind)) + "', cards='" + p.cards.to_string() +
@@ -183,26 +43,26 @@ void bind_rules(py::module_& m) {
         return py::hash(py::make_tuple(static_cast<int>(p.kind), p.cards.bits(), p.reading.bits()));
       });
 
-  py::class_<Rules>(m, "Rules",
-                    "Rules of one variant: Rules(preset, **overrides). Presets: classic, baibian, "
-                    "qianbian, qianbian_collect, jj; any docs/rules.md §13 parameter may be overridden "
-                    "by keyword, e.g. Rules('qianbian', max_bomb=10).")
+  py::class_<PyRules>(m, "Rules",
+                      "Rules of one variant: Rules(preset, **overrides). Presets: classic, baibian, "
+                      "qianbian, qianbian_collect, jj; any docs/rules.md §13 parameter may be overridden "
+                      "by keyword, e.g. Rules('qianbian', max_bomb=10).")
       .def(py::init<const py::handle&, const py::kwargs&>(), py::arg("variant") = "classic")
-      .def_property_readonly("name", &Rules::name)
-      .def_property_readonly("params", &Rules::params, "every variant parameter, as text")
-      .def("read", &Rules::read, py::arg("cards"),
+      .def_property_readonly("name", &PyRules::name)
+      .def_property_readonly("params", &PyRules::params, "every variant parameter, as text")
+      .def("read", &PyRules::read, py::arg("cards"),
            "Strongest reading of the cards over all kinds, or None if they are no valid play.")
-      .def("readings", &Rules::readings, py::arg("cards"),
+      .def("readings", &PyRules::readings, py::arg("cards"),
            "The highest reading of each kind the cards can be read as.")
-      .def("beats", &Rules::beats, py::arg("a"), py::arg("b"),
+      .def("beats", &PyRules::beats, py::arg("a"), py::arg("b"),
            "True iff a may be played on b (a: any of its readings; b: a Play or its strongest "
            "reading).")
-      .def("legal_moves", &Rules::legal_moves, py::arg("hand"), py::arg("previous") = py::none(),
+      .def("legal_moves", &PyRules::legal_moves, py::arg("hand"), py::arg("previous") = py::none(),
            "Canonical moves: all leads when previous is None, else the plays that beat previous "
            "(passing is implied).")
       .def(
           "score",
-          [](const Rules& r, const py::handle& finish_order, const py::handle& bombs) {
+          [](const PyRules& r, const py::handle& finish_order, const py::handle& bombs) {
             const auto t = r.score_deal(finish_order, bombs).total;
             return std::vector<int64_t>(t.begin(), t.end());
           },
@@ -211,12 +71,44 @@ void bind_rules(py::module_& m) {
           "four seats by place; bombs are (seat, cards) in the order played.")
       .def(
           "score_breakdown",
-          [](const Rules& r, const py::handle& finish_order, const py::handle& bombs) {
+          [](const PyRules& r, const py::handle& finish_order, const py::handle& bombs) {
             return breakdown_dict(r.score_deal(finish_order, bombs));
           },
           py::arg("finish_order"), py::arg("bombs") = py::list(),
           "As score(), as a dict: outcome, base (by seat), multiplier, contribution (by seat), total.")
-      .def("__repr__", [](const Rules& r) { return "Rules('" + r.name() + "')"; });
+      .def_property_readonly(
+          "catalogue", [](const PyRules& r) -> const sk::ActionCatalogue& { return r.rules().catalogue(); },
+          py::return_value_policy::reference_internal,
+          "The action catalogue of this rule set (built once, shared by every env made from it).")
+      .def_property_readonly(
+          "num_actions", [](const PyRules& r) { return r.rules().catalogue().size(); },
+          "Size of the action catalogue (id 0 is the pass).")
+      .def(
+          "__eq__",
+          [](const PyRules& a, const py::object& b) {
+            return py::isinstance<PyRules>(b) && a.rules() == b.cast<const PyRules&>().rules();
+          },
+          py::arg("other"), "Same rule set (every parameter equal; the names may differ).")
+      .def("__hash__",
+           [](const PyRules& r) {
+             py::list items;
+             for (const auto& [k, v] : sk::params(r.variant())) items.append(py::make_tuple(k, v));
+             return py::hash(py::tuple(items));
+           })
+      .def(py::pickle(
+          [](const PyRules& r) {
+            py::dict params;
+            for (const auto& [k, v] : sk::params(r.variant())) params[py::str(k)] = v;
+            return py::make_tuple(r.name(), params);
+          },
+          [](const py::tuple& t) {
+            if (t.size() != 2) throw py::value_error("bad Rules pickle state");
+            sk::Variant v;
+            for (const auto& [k, value] : t[1].cast<py::dict>())
+              sk::set_param(v, py::str(k).cast<std::string>(), py::str(value).cast<std::string>());
+            return PyRules(sk::Rules(t[0].cast<std::string>(), v));
+          }))
+      .def("__repr__", [](const PyRules& r) { return "Rules('" + r.name() + "')"; });
 
   m.def(
       "parse_cards", [](const py::handle& cards) { return to_counts(cards, "cards").to_string(); },

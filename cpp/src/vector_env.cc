@@ -37,7 +37,7 @@ double deal_reward(RewardMode mode, const GameState& finished, const Variant& v,
 
 VectorEnv::VectorEnv(const VectorEnvOptions& o)
     : options_(o),
-      catalogue_(o.variant),
+      catalogue_(options_.rules.catalogue()),
       // A thread per at least 32 envs: waking threads for a handful of envs
       // costs more than it saves, badly so on a busy machine.
       threads_(std::clamp(o.num_envs / 32, 1, resolve_threads(o.threads))) {
@@ -67,7 +67,7 @@ void VectorEnv::start_episode(int j) {
   Env& e = envs_[j];
   const uint64_t seed = episode_seed(options_.seed, j, episodes_[j]);
   DealSetup setup;
-  e.state = GameState::deal(options_.variant, seed, -1, &setup);
+  e.state = GameState::deal(options_.rules.variant(), seed, -1, &setup);
   e.rng = SplitMix64(agent_seed(seed));
   e.recent_count = 0;
   e.leader = setup.leader;
@@ -86,10 +86,10 @@ void VectorEnv::push_recent(Env& e, int seat, const Play& p) {
 
 void VectorEnv::finish(int j) {
   Env& e = envs_[j];
-  e.last = make_deal_result(options_.variant, e.state, e.leader, e.plays);
+  e.last = make_deal_result(options_.rules.variant(), e.state, e.leader, e.plays);
   for (int s = 0; s < kNumSeats; ++s) {
     rewards_[j * kNumSeats + s] =
-        static_cast<float>(deal_reward(options_.reward, e.state, options_.variant, s));
+        static_cast<float>(deal_reward(options_.reward, e.state, options_.rules.variant(), s));
     final_scores_[j * kNumSeats + s] = e.last.scores[s];
   }
   dones_[j] = 1;
@@ -106,8 +106,9 @@ void VectorEnv::play_bots(int j, MoveList& scratch) {
     const int bot = options_.bots[e.state.current_player()];
     if (bot < 0) return;
     const int seat = e.state.current_player();
-    const Play a = choose_action(static_cast<BotKind>(bot), options_.variant, e.state, scratch, e.rng);
-    e.state.apply_legal(options_.variant, a);
+    const Play a =
+        choose_action(static_cast<BotKind>(bot), options_.rules.variant(), e.state, scratch, e.rng);
+    e.state.apply_legal(options_.rules.variant(), a);
     push_recent(e, seat, a);
   }
 }
@@ -115,14 +116,14 @@ void VectorEnv::play_bots(int j, MoveList& scratch) {
 void VectorEnv::advance(int j, const Play& play, MoveList& scratch) {
   Env& e = envs_[j];
   const int seat = e.state.current_player();
-  e.state.apply_legal(options_.variant, play);
+  e.state.apply_legal(options_.rules.variant(), play);
   push_recent(e, seat, play);
   play_bots(j, scratch);
 }
 
 void VectorEnv::refresh_legal(int j, MoveList& scratch) {
   Env& e = envs_[j];
-  e.state.legal_moves(options_.variant, scratch);
+  e.state.legal_moves(options_.rules.variant(), scratch);
   e.legal.assign(scratch.begin(), scratch.end());
   if (e.state.can_pass()) e.legal.push_back(kPass);
 }
@@ -203,8 +204,9 @@ void VectorEnv::write_outputs() {
     const Env& e = envs_[j];
     const int seat = e.state.current_player();
     current_[j] = static_cast<int8_t>(seat);
-    encode_observation(options_.variant, e.state, std::span<const Action>(e.recent.data(), e.recent_count),
-                       seat, obs_.data() + static_cast<size_t>(j) * obs_size);
+    encode_observation(options_.rules.variant(), e.state,
+                       std::span<const Action>(e.recent.data(), e.recent_count), seat,
+                       obs_.data() + static_cast<size_t>(j) * obs_size);
     int8_t* mask = options_.dense_mask ? mask_.data() + static_cast<size_t>(j) * actions : nullptr;
     if (mask) std::memset(mask, 0, static_cast<size_t>(actions));
     for (size_t k = 0; k < e.legal.size(); ++k) {

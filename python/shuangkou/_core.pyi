@@ -6,6 +6,7 @@ with an underscore exist only here, for typing.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, TypedDict, type_check_only
 
@@ -18,6 +19,7 @@ _Cards: TypeAlias = str | Sequence[str]
 # A keyword override of a variant parameter: bools as true/false, ints, text,
 # or a collection of jokers for wild / wild_jokers.
 _Override: TypeAlias = str | int | list[str] | tuple[str, ...] | set[str]
+_Variant: TypeAlias = "str | os.PathLike[str] | Rules"  # a preset name, a YAML path or a Rules
 _Kind: TypeAlias = Literal[
     "single",
     "pair",
@@ -122,9 +124,18 @@ class Play(metaclass=_pybind11_type):
 class Rules(metaclass=_pybind11_type):
     """Rules of one variant: Rules(preset, **overrides)."""
 
-    def __init__(self, variant: str = "classic", **overrides: _Override) -> None: ...
+    def __init__(self, variant: _Variant = "classic", **overrides: _Override) -> None: ...
     @property
     def name(self) -> str: ...
+    @property
+    def catalogue(self) -> ActionCatalogue:
+        """The action catalogue of this rule set (built once, shared)."""
+    @property
+    def num_actions(self) -> int: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __getstate__(self) -> tuple[str, dict[str, str]]: ...
+    def __setstate__(self, state: tuple[str, dict[str, str]]) -> None: ...
     @property
     def params(self) -> dict[str, str]:
         """Every variant parameter, as text."""
@@ -147,7 +158,7 @@ class Game(metaclass=_pybind11_type):
 
     def __init__(
         self,
-        variant: str = "classic",
+        variant: _Variant = "classic",
         seed: int = 0,
         hands: Sequence[_Cards] | None = None,
         leader: int | None = None,
@@ -192,7 +203,9 @@ class Game(metaclass=_pybind11_type):
 class Match(metaclass=_pybind11_type):
     """A match of several deals: Match(variant, seed=0, deals=1)."""
 
-    def __init__(self, variant: str = "classic", seed: int = 0, deals: int = 1, **overrides: _Override) -> None: ...
+    def __init__(
+        self, variant: _Variant = "classic", seed: int = 0, deals: int = 1, **overrides: _Override
+    ) -> None: ...
     @property
     def game(self) -> Game:
         """The current deal (seats, not players)."""
@@ -212,7 +225,7 @@ class Match(metaclass=_pybind11_type):
 class ActionCatalogue(metaclass=_pybind11_type):
     """The fixed action space of a variant: id 0 is the pass, then every pattern."""
 
-    def __init__(self, variant: str = "classic", **overrides: _Override) -> None: ...
+    def __init__(self, variant: _Variant = "classic", **overrides: _Override) -> None: ...
     def __len__(self) -> int: ...
     def pattern(self, id: int) -> Play | None: ...
     def id_of(self, play: Play | None) -> int: ...
@@ -220,9 +233,11 @@ class ActionCatalogue(metaclass=_pybind11_type):
 class VectorEnvCore(metaclass=_pybind11_type):
     """The C++ vector env (see shuangkou.VectorEnv)."""
 
+    @property
+    def rules(self) -> Rules: ...
     def __init__(
         self,
-        variant: str,
+        variant: _Variant,
         num_envs: int,
         seed: int,
         threads: int,
@@ -277,7 +292,7 @@ def observation_layout() -> list[_ObservationSlice]: ...
 def encode_observation(game: Game, seat: int) -> numpy.typing.NDArray[numpy.float32]: ...
 def encode_moves(plays: Sequence[Play | None]) -> numpy.typing.NDArray[numpy.float32]: ...
 def run_selfplay(
-    variant: str,
+    variant: _Variant,
     games: int,
     agents: Sequence[str],
     threads: int = 0,

@@ -90,6 +90,7 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     from .selfplay import format_summary, seat_agents, selfplay
 
     overrides = _parse_overrides(args.set)
+    Rules(args.variant, **overrides)  # a bad variant or parameter is reported before anything starts
     agents = seat_agents(args.agents)
     replays: int | str = args.replays
     if replays != "all":

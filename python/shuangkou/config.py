@@ -41,6 +41,14 @@ def _kind(node: yaml.Node) -> str:
     return "not a single value"  # pragma: no cover - composed nodes are one of the three
 
 
+def _is_text(s: str) -> bool:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def read_text(path: str | os.PathLike[str]) -> str:
     """The text of the config file at ``path``: a regular file of at most
     ``MAX_CONFIG_BYTES`` in UTF-8. ``ValueError`` naming the path otherwise
@@ -84,6 +92,8 @@ def parse_entries(text: str, source: str) -> list[tuple[str, str, int, str]]:
         raise ValueError(f"{source}{line}: YAML syntax error: {e.problem or e.context}") from None
     except yaml.YAMLError as e:  # pragma: no cover - every reader error carries a mark
         raise ValueError(f"{source}: YAML syntax error: {e}") from None
+    except RecursionError:  # PyYAML's composer recurses once per nesting level
+        raise ValueError(f"{source}: nested too deep to be a config file; {expected}") from None
     if len(docs) != 1 or not isinstance(docs[0], yaml.MappingNode):
         what = (
             "the file is empty"
@@ -99,6 +109,9 @@ def parse_entries(text: str, source: str) -> list[tuple[str, str, int, str]]:
         at = f"{source}:{key.start_mark.line + 1}: "
         if not isinstance(key, yaml.ScalarNode) or key.tag not in _SCALAR_TAGS:
             errors.append(f"{at}a key is {_kind(key)}; {expected}")
+            continue
+        if not _is_text(key.value) or (isinstance(value, yaml.ScalarNode) and not _is_text(value.value)):
+            errors.append(f"{at}a key or value holds an escape that is not valid text (a lone surrogate)")
             continue
         scalar = isinstance(value, yaml.ScalarNode) and value.tag in _SCALAR_TAGS
         text = value.value if scalar else ""

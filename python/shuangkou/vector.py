@@ -76,7 +76,7 @@ class VectorEnv:
         self.num_actions = self._core.num_actions
         self.observation_size = _core.observation_size()
         self.observation_layout = _core.observation_layout()
-        self.catalogue = _core.ActionCatalogue(variant, **overrides)
+        self.catalogue = self._core.rules.catalogue  # the core's own (built once)
 
     @staticmethod
     def episode_seed(seed: int, env: int, episode: int) -> int:

@@ -74,7 +74,7 @@ TEST(Observation, LayoutIsContiguousAndEncodesTheSeatsView) {
 TEST(VectorEnvTest, MatchesGamesPlayedWithTheSameMoves) {
   for (const auto& name : preset_names()) {
     VectorEnvOptions o;
-    o.variant = preset(name);
+    o.rules = Rules::preset(name);
     o.num_envs = 3;
     o.seed = 9;
     o.threads = 2;
@@ -82,7 +82,7 @@ TEST(VectorEnvTest, MatchesGamesPlayedWithTheSameMoves) {
     const ActionCatalogue& c = env.catalogue();
     std::vector<Game> mirror;
     std::vector<int64_t> episode(3, 0);
-    for (int j = 0; j < 3; ++j) mirror.emplace_back(o.variant, VectorEnv::episode_seed(o.seed, j, 0));
+    for (int j = 0; j < 3; ++j) mirror.emplace_back(o.rules.variant(), VectorEnv::episode_seed(o.seed, j, 0));
     std::mt19937_64 rng(1);
     std::vector<float> obs(observation_size());
     int deals = 0;
@@ -92,7 +92,7 @@ TEST(VectorEnvTest, MatchesGamesPlayedWithTheSameMoves) {
         ASSERT_EQ(env.state(j), mirror[j].state()) << name << " env " << j << " step " << step;
         const auto& h = mirror[j].history();
         const size_t first = h.size() > kRecentActions ? h.size() - kRecentActions : 0;
-        encode_observation(o.variant, mirror[j].state(),
+        encode_observation(o.rules.variant(), mirror[j].state(),
                            std::span<const Action>(h.data() + first, h.size() - first),
                            mirror[j].state().current_player(), obs.data());
         ASSERT_EQ(0, std::memcmp(obs.data(), env.observations() + j * observation_size(),
@@ -113,12 +113,12 @@ TEST(VectorEnvTest, MatchesGamesPlayedWithTheSameMoves) {
         mirror[j].apply(chosen);
         if (mirror[j].state().is_over()) {
           ASSERT_EQ(env.dones()[j], 1);
-          const auto total = mirror[j].state().score(o.variant).total;
+          const auto total = mirror[j].state().score(o.rules.variant()).total;
           for (int s = 0; s < 4; ++s) {
             EXPECT_EQ(env.final_scores()[j * 4 + s], total[s]);
             EXPECT_FLOAT_EQ(env.rewards()[j * 4 + s], static_cast<float>(total[s]));
           }
-          mirror[j] = Game(o.variant, VectorEnv::episode_seed(o.seed, j, ++episode[j]));
+          mirror[j] = Game(o.rules.variant(), VectorEnv::episode_seed(o.seed, j, ++episode[j]));
           ++deals;
         } else {
           ASSERT_EQ(env.dones()[j], 0);
@@ -131,7 +131,7 @@ TEST(VectorEnvTest, MatchesGamesPlayedWithTheSameMoves) {
 
 TEST(VectorEnvTest, BotsPlayTheirSeatsAndIllegalActionsChangeNothing) {
   VectorEnvOptions o;
-  o.variant = preset("baibian");
+  o.rules = Rules::preset("baibian");
   o.num_envs = 8;
   o.bots = {-1, static_cast<int>(BotKind::kHeuristic), -1, static_cast<int>(BotKind::kHeuristic)};
   o.reward = RewardMode::kWin;

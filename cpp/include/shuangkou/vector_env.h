@@ -18,6 +18,7 @@
 #include "shuangkou/bots.h"
 #include "shuangkou/encode.h"
 #include "shuangkou/game.h"
+#include "shuangkou/rules.h"
 #include "shuangkou/selfplay.h"
 
 namespace shuangkou {
@@ -34,7 +35,7 @@ RewardMode parse_reward_mode(std::string_view name);
 double deal_reward(RewardMode mode, const GameState& finished, const Variant& v, int seat);
 
 struct VectorEnvOptions {
-  Variant variant;
+  Rules rules;  // its catalogue is the env's action space (shared, not rebuilt)
   int num_envs = 1;
   uint64_t seed = 0;
   int threads = 0;  // 0: every core OpenMP sees
@@ -63,7 +64,8 @@ class VectorEnv {
   int num_envs() const { return static_cast<int>(envs_.size()); }
   int num_actions() const { return catalogue_.size(); }
   const ActionCatalogue& catalogue() const { return catalogue_; }
-  const Variant& variant() const { return options_.variant; }
+  const Rules& rules() const { return options_.rules; }
+  const Variant& variant() const { return options_.rules.variant(); }
 
   // Buffers, rewritten by reset() and step().
   float* observations() { return obs_.data(); }  // [num_envs, observation_size()]
@@ -113,7 +115,7 @@ class VectorEnv {
   void write_outputs();
 
   VectorEnvOptions options_;
-  ActionCatalogue catalogue_;
+  const ActionCatalogue& catalogue_;  // options_.rules' catalogue
   int threads_;
   std::vector<Env> envs_;
   std::vector<float> obs_;

@@ -3,22 +3,28 @@ reading) a 27-card hand can play. A canonical move maps to the id of its reading
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from .. import _core
 from .._args import int_arg
 from .._core import Play
 
-
-@lru_cache(maxsize=64)
-def _catalogue(variant: str, overrides: tuple[tuple[str, Any], ...]) -> _core.ActionCatalogue:
-    return _core.ActionCatalogue(variant, **dict(overrides))
+_RULES: dict[_core.Rules, _core.Rules] = {}  # one Rules (and so one built catalogue) per rule set
 
 
-def catalogue(variant: str = "baibian", **overrides: Any) -> _core.ActionCatalogue:
-    """The (cached) action catalogue of a variant."""
-    return _catalogue(variant, tuple(sorted(overrides.items())))
+def rules_of(variant: str | _core.Rules, **overrides: Any) -> _core.Rules:
+    """The rule set of a variant argument (a preset, a YAML path or a Rules) with
+    overrides, resolved by the core; equal rule sets share one Rules object, so
+    their action catalogue is built once."""
+    r = _core.Rules(variant, **overrides)
+    if len(_RULES) > 256:  # a bound for programs that sweep parameters
+        _RULES.clear()
+    return _RULES.setdefault(r, r)
+
+
+def catalogue(variant: str | _core.Rules = "baibian", **overrides: Any) -> _core.ActionCatalogue:
+    """The action catalogue of a variant (built once per rule set)."""
+    return rules_of(variant, **overrides).catalogue
 
 
 def num_actions(variant: str = "baibian", **overrides: Any) -> int:
