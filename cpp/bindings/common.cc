@@ -1,5 +1,6 @@
 #include "common.h"
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 
@@ -117,8 +118,20 @@ sk::Rules with_overrides(std::string label, sk::Variant v, const py::kwargs& ove
     if (overrides.contains("wild") && overrides.contains("wild_jokers"))
       throw std::invalid_argument(
           "give one of wild= and wild_jokers= (two names of one parameter), not both");
+    const auto& names = sk::param_names();
     for (const auto& [key, value] : overrides) {
       const std::string k = py::str(key);
+      if (k != "wild" && std::find(names.begin(), names.end(), k) == names.end()) {
+        std::string known;
+        for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+        const py::object error = py::module_::import("shuangkou.errors").attr("UnknownArgumentError");
+        PyErr_SetString(error.ptr(), ("unknown keyword argument '" + k +
+                                      "': not an argument of this call nor a variant parameter (variant "
+                                      "parameters: " +
+                                      known + ")")
+                                         .c_str());
+        throw py::error_already_set();
+      }
       sk::set_param(v, k, override_text(k, value));
       label += " " + k + "=" + std::string(py::str(value));
     }

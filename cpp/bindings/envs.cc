@@ -66,11 +66,16 @@ class PyVectorEnv {
     take_legal();
   }
 
-  void reset() {
+  void reset(const py::handle& seed) {
+    const bool reseed = !seed.is_none();
+    const uint64_t s = reseed ? seed_arg(seed) : 0;  // checked before anything changes
     BusyGuard guard(busy_, "reset");
     {
       py::gil_scoped_release release;
-      env_->reset();
+      if (reseed)
+        env_->reset(s);
+      else
+        env_->reset();
     }
     take_legal();
   }
@@ -87,6 +92,22 @@ class PyVectorEnv {
     take_legal();
   }
 
+  // A deep copy: the same deals in the same positions, stepping on independently.
+  std::unique_ptr<PyVectorEnv> copy() const {
+    std::unique_ptr<PyVectorEnv> out(new PyVectorEnv());
+    out->env_ = std::make_unique<sk::VectorEnv>(*env_);
+    out->legal_ids = py::array(legal_ids).attr("copy")();
+    out->legal_offsets = py::array(legal_offsets).attr("copy")();
+    out->legal_features = py::array(legal_features).attr("copy")();
+    return out;
+  }
+
+  void start_at(int j, int64_t episode) {
+    BusyGuard guard(busy_, "start_at");
+    env_->start_at(j, episode);
+    take_legal();
+  }
+
   template <typename T>
   py::array_t<T> view(T* data, std::vector<py::ssize_t> shape, py::handle self) {
     return py::array_t<T>(shape, data, self);  // the env object keeps the buffer alive
@@ -96,6 +117,7 @@ class PyVectorEnv {
   py::object legal_ids, legal_offsets, legal_features;
 
  private:
+  PyVectorEnv() = default;
   void take_legal() {
     const auto rows = static_cast<py::ssize_t>(env_->legal_ids.size());
     legal_ids = to_numpy(std::move(env_->legal_ids), {rows});
@@ -109,6 +131,13 @@ class PyVectorEnv {
   std::unique_ptr<sk::VectorEnv> env_;
   std::atomic<bool> busy_{false};
 };
+
+int env_index(PyVectorEnv& e, int j) {
+  if (j < 0 || j >= e.env().num_envs())
+    throw py::value_error("env must be 0.." + std::to_string(e.env().num_envs() - 1) + ", got " +
+                          std::to_string(j));
+  return j;
+}
 
 }  // namespace
 
@@ -169,6 +198,35 @@ void bind_envs(py::module_& m) {
       "encode_observation",
       [](const sk::Game& g, const py::handle& seat) { return encode_game(g, seat_arg(seat, "seat")); },
       py::arg("game"), py::arg("seat"), "The observation vector (float32) of a seat in a Game.");
+  m.def("state_size", &sk::state_size);
+  m.def(
+      "state_layout",
+      [] {
+        py::list out;
+        for (const auto& sl : sk::state_layout()) {
+          py::dict d;
+          d["name"] = sl.name;
+          d["offset"] = sl.offset;
+          d["size"] = sl.size;
+          d["meaning"] = sl.meaning;
+          out.append(d);
+        }
+        return out;
+      },
+      "The state vector's slices: the observation's, then every hand.");
+  m.def(
+      "encode_state",
+      [](const sk::Game& g, const py::handle& seat) {
+        const int s = seat_arg(seat, "seat");
+        py::array_t<float> out(sk::state_size());
+        const auto& h = g.history();
+        const size_t first = h.size() > sk::kRecentActions ? h.size() - sk::kRecentActions : 0;
+        sk::encode_state(g.variant(), g.state(),
+                         std::span<const sk::Action>(h.data() + first, h.size() - first), s,
+                         out.mutable_data());
+        return out;
+      },
+      py::arg("game"), py::arg("seat"), "The full-information state vector (float32) from a seat's view.");
   m.def(
       "encode_moves",
       [](const std::vector<std::optional<sk::Play>>& plays) {
@@ -187,7 +245,27 @@ void bind_envs(py::module_& m) {
                     const py::kwargs&>(),
            py::arg("variant"), py::arg("num_envs"), py::arg("seed"), py::arg("threads"), py::arg("bots"),
            py::arg("reward"), py::arg("dense_mask"))
-      .def("reset", &PyVectorEnv::reset)
+      .def("reset", &PyVectorEnv::reset, py::arg("seed") = py::none(),
+           "Starts episode 0 of every env; with a seed, of that base seed from now on.")
+      .def_property_readonly("seed", [](PyVectorEnv& e) { return e.env().seed(); })
+      .def("copy", &PyVectorEnv::copy, "A deep copy that steps on independently.")
+      .def("__copy__", &PyVectorEnv::copy)
+      .def(
+          "__deepcopy__", [](const PyVectorEnv& e, const py::dict&) { return e.copy(); }, py::arg("memo"))
+      .def("start_at", &PyVectorEnv::start_at, py::arg("env"), py::arg("episode"),
+           "Restarts env j at episode `episode` of the current seed (to restore a snapshot).")
+      .def_property_readonly("final_obs",
+                             [](py::object self) {
+                               auto& e = self.cast<PyVectorEnv&>();
+                               return e.view(e.env().final_observations(),
+                                             {e.env().num_envs(), 4, sk::observation_size()}, self);
+                             })
+      .def(
+          "current_game", [](PyVectorEnv& e, int j) { return e.env().current_game(env_index(e, j)); },
+          py::arg("env"), "Env j's current deal as a Game (replayed: for rendering and records).")
+      .def(
+          "finished_game", [](PyVectorEnv& e, int j) { return e.env().finished_game(env_index(e, j)); },
+          py::arg("env"), "The deal env j finished last, as a Game with its final scores.")
       .def("step", &PyVectorEnv::step, py::arg("actions"))
       .def_property_readonly("num_envs", [](PyVectorEnv& e) { return e.env().num_envs(); })
       .def_property_readonly("num_actions", [](PyVectorEnv& e) { return e.env().num_actions(); })

@@ -2,6 +2,7 @@
 #include <cctype>
 
 #include "common.h"
+#include "rules_api.h"
 #include "shuangkou/match.h"
 #include "shuangkou/movegen.h"
 #include "shuangkou/vector_env.h"
@@ -23,7 +24,7 @@ std::vector<std::string> hand_strings(const std::array<sk::CardCounts, sk::kNumS
 
 sk::Game make_game(const py::handle& variant, const py::handle& seed, const py::handle& hands,
                    const py::handle& leader, const py::kwargs& overrides) {
-  const sk::Variant v = make_variant(variant, overrides, nullptr);
+  const sk::Rules v = make_rules(variant, overrides);
   if (hands.is_none()) {
     if (!leader.is_none())
       throw py::value_error(
@@ -118,6 +119,34 @@ void bind_game(py::module_& m) {
           "Plays a Play, a card string (read as the trick requires: its kind when following, "
           "else the strongest reading) or 'pass'. An illegal move raises ValueError and changes "
           "nothing. Returns the play made (None for a pass).")
+      .def(
+          "legal_action_ids",
+          [](const sk::Game& g) {
+            const auto& ids = g.legal_action_ids();
+            return py::array_t<int64_t>(static_cast<py::ssize_t>(ids.size()),
+                                        std::vector<int64_t>(ids.begin(), ids.end()).data());
+          },
+          "Action ids (of rules.catalogue) of the legal moves, ascending; 0 (the pass) first where "
+          "passing is legal; empty once the deal is over. int64 array.")
+      .def(
+          "apply_action",
+          [](sk::Game& g, const py::handle& id) {
+            const auto i = as_integer(id);
+            int overflow = 0;
+            const long long v = i ? PyLong_AsLongLongAndOverflow(i->ptr(), &overflow) : 0;
+            if (!i || overflow != 0 || v < INT32_MIN || v > INT32_MAX)
+              throw py::value_error("action must be an action id (an integer), got " +
+                                    std::string(py::repr(id)));
+            g.apply_action(static_cast<int>(v));
+            return play_or_none(g.history().back().play);
+          },
+          py::arg("action"),
+          "Plays the legal move of an action id (its canonical cards). ValueError, changing nothing, if "
+          "that id is not legal now. Returns the play made (None for a pass).")
+      .def_property_readonly(
+          "rules", [](const sk::Game& g) { return PyRules(g.rules()); }, "The rule set of this deal.")
+      .def(py::pickle([](const sk::Game& g) { return g.to_json(); },
+                      [](const std::string& record) { return sk::Game::from_json(record); }))
       .def("is_over", [](const sk::Game& g) { return g.state().is_over(); })
       .def("scores", &scores_list,
            "Deal scores by seat once over; before that, the points credited so far "
@@ -235,6 +264,13 @@ void bind_game(py::module_& m) {
       .def_property_readonly(
           "game", [](sk::Match& m) -> sk::Game& { return m.game(); },
           py::return_value_policy::reference_internal, "The current deal (seats, not players).")
+      .def("__copy__", [](const sk::Match& m) { return sk::Match(m); })
+      .def(
+          "__deepcopy__", [](const sk::Match& m, const py::dict&) { return sk::Match(m); }, py::arg("memo"))
+      .def(py::pickle([](const sk::Match& m) { return m.to_json(); },
+                      [](const std::string& record) { return sk::Match::from_json(record); }))
+      .def("to_json", &sk::Match::to_json, "The whole match as a JSON record (Match.from_json replays it).")
+      .def_static("from_json", &sk::Match::from_json, py::arg("record"))
       .def("next_deal", &sk::Match::next_deal,
            "Credits the finished deal to its players and deals the next (unless the match is over).")
       .def("is_over", &sk::Match::is_over)

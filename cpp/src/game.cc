@@ -211,34 +211,98 @@ Observation observe(const Variant& v, const GameState& s, int seat) {
 
 // --- Game ---------------------------------------------------------------
 
-Game::Game(const Variant& v, uint64_t seed, int previous_first_finisher) : variant_(v) {
+Game::Game(const Rules& r, uint64_t seed, int previous_first_finisher) : rules_(r) {
   if (previous_first_finisher < -1 || previous_first_finisher >= kNumSeats)
     throw std::invalid_argument("previous first finisher must be a seat 0..3 or -1");
-  state_ = GameState::deal(v, seed, previous_first_finisher, &setup_);
+  state_ = GameState::deal(variant(), seed, previous_first_finisher, &setup_);
   for (int s = 0; s < kNumSeats; ++s) initial_[s] = state_.hand(s);
 }
 
-Game::Game(const Variant& v, const std::array<CardCounts, kNumSeats>& hands, int leader)
-    : variant_(v), state_(GameState::from_hands(hands, leader)), initial_(hands) {
+Game::Game(const Rules& r, const std::array<CardCounts, kNumSeats>& hands, int leader)
+    : rules_(r), state_(GameState::from_hands(hands, leader)), initial_(hands) {
   setup_.leader = leader;
+}
+
+Game::Game(const Variant& v, uint64_t seed, int previous_first_finisher)
+    : Game(Rules("custom", v), seed, previous_first_finisher) {}
+
+Game::Game(const Variant& v, const std::array<CardCounts, kNumSeats>& hands, int leader)
+    : Game(Rules("custom", v), hands, leader) {}
+
+void Game::refresh_ids() const {
+  if (ids_at_ == static_cast<int64_t>(history_.size())) return;
+  ids_.clear();
+  id_moves_.clear();
+  if (!state_.is_over()) {
+    MoveList moves;
+    state_.legal_moves(variant(), moves);
+    const ActionCatalogue& c = rules_.catalogue();
+    if (state_.can_pass()) {
+      ids_.push_back(ActionCatalogue::kPass);
+      id_moves_.push_back(kPass);
+    }
+    for (const Play& m : moves) {
+      const int id = c.id_of(m);
+      if (id <= ActionCatalogue::kPass)
+        throw std::logic_error("internal error: the legal move " + m.cards.to_string() + " has no action id");
+      ids_.push_back(id);
+      id_moves_.push_back(m);
+    }
+    // Ascending ids; an id two moves share plays the first of them in the
+    // generator's order (the move the vector env plays for that id too).
+    std::vector<size_t> order(ids_.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ids_[a] < ids_[b]; });
+    std::vector<int32_t> ids;
+    std::vector<Play> plays;
+    for (const size_t i : order) {
+      if (!ids.empty() && ids.back() == ids_[i]) continue;
+      ids.push_back(ids_[i]);
+      plays.push_back(id_moves_[i]);
+    }
+    ids_.swap(ids);
+    id_moves_.swap(plays);
+  }
+  ids_at_ = static_cast<int64_t>(history_.size());
+}
+
+const std::vector<int32_t>& Game::legal_action_ids() const {
+  refresh_ids();
+  return ids_;
+}
+
+void Game::apply_action(int id) {
+  refresh_ids();
+  const auto it = std::lower_bound(ids_.begin(), ids_.end(), id);
+  if (it == ids_.end() || *it != id) {
+    const int n = rules_.catalogue().size();
+    throw std::invalid_argument(
+        "action " + std::to_string(id) +
+        (id < 0 || id >= n  ? " is not an action id (0.." + std::to_string(n - 1) + ")"
+         : state_.is_over() ? " cannot be played: the deal is over"
+         : id == ActionCatalogue::kPass
+             ? " is a pass, but seat " + std::to_string(state_.current_player()) + " leads the trick"
+             : " is not legal for seat " + std::to_string(state_.current_player())));
+  }
+  apply(id_moves_[static_cast<size_t>(it - ids_.begin())]);
 }
 
 void Game::apply(const Play& play) {
   Play p;
-  const std::string error = state_.check(variant_, play, &p);
+  const std::string error = state_.check(variant(), play, &p);
   if (!error.empty()) throw std::invalid_argument(error);
   const int seat = state_.current_player();
-  state_.apply_legal(variant_, p);
+  state_.apply_legal(variant(), p);
   history_.push_back({seat, p});
 }
 
 Play Game::reading_for_current_player(CardCounts cards) const {
   if (state_.is_over()) throw std::invalid_argument("the deal is over");
   if (cards.empty()) throw std::invalid_argument("no cards given (use a pass to pass)");
-  const Readings all = read_all(variant_, cards);
+  const Readings all = read_all(variant(), cards);
   if (!all.mask)
     throw std::invalid_argument("'" + cards.to_string() + "' is not a valid play under these rules");
-  if (state_.is_leading()) return *read_best(variant_, cards);
+  if (state_.is_leading()) return *read_best(variant(), cards);
   const Play& top = state_.top();
   if (all.has(top.kind) && beats(all[top.kind], top)) return all[top.kind];
   std::optional<Play> best;
@@ -254,7 +318,7 @@ std::string Game::to_json() const {
   json j;
   j["format"] = "shuangkou-deal/1";
   json params = json::object();
-  for (const auto& [k, v] : shuangkou::params(variant_)) params[k] = v;
+  for (const auto& [k, v] : shuangkou::params(variant())) params[k] = v;
   j["variant"] = params;
   j["dealt"] = setup_.dealt;
   j["seed"] = setup_.dealt ? json(setup_.seed) : json(nullptr);
@@ -293,7 +357,7 @@ std::string Game::to_json() const {
   j["over"] = state_.is_over();
   if (state_.is_over()) {
     const Places places = state_.places();
-    const DealScore d = state_.score(variant_);
+    const DealScore d = state_.score(variant());
     j["finish_order"] = std::vector<int>(places.begin(), places.end());
     j["outcome"] = std::string(outcome_name(d.outcome));
     j["scores"] = d.total;

@@ -1,5 +1,6 @@
 #include "shuangkou/match.h"
 
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -51,7 +52,65 @@ void Match::next_deal() {
     totals_[player_in_seat_[seat]] += score.total[seat];
   }
   results_.push_back(r);
+  past_histories_.push_back(game_.history());
   if (!is_over()) game_ = start_deal();
+}
+
+std::string Match::to_json() const {
+  nlohmann::json j;
+  j["format"] = "shuangkou-match/1";
+  nlohmann::json params = nlohmann::json::object();
+  for (const auto& [k, v] : shuangkou::params(variant_)) params[k] = v;
+  j["variant"] = params;
+  j["seed"] = seed_;
+  j["deals"] = num_deals_;
+  nlohmann::json deals = nlohmann::json::array();
+  auto moves = [](const std::vector<Action>& h) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const Action& a : h)
+      out.push_back(
+          {a.seat, is_pass(a.play) ? "pass" : std::string(kind_name(a.play.kind)), a.play.cards.to_string()});
+    return out;
+  };
+  for (const auto& h : past_histories_) deals.push_back(moves(h));
+  if (!is_over()) deals.push_back(moves(game_.history()));
+  j["histories"] = deals;
+  j["credited"] = deals_played();
+  return j.dump();
+}
+
+Match Match::from_json(const std::string& text) {
+  if (text.size() > (1u << 26)) throw std::invalid_argument("match record too large");
+  try {
+    const nlohmann::json j = nlohmann::json::parse(text);
+    if (!j.is_object() || j.value("format", "") != "shuangkou-match/1")
+      throw std::invalid_argument("not a shuangkou-match/1 record");
+    Variant v;
+    for (const auto& name : param_names()) set_param(v, name, j.at("variant").at(name).get<std::string>());
+    Match m(v, j.at("seed").get<uint64_t>(), j.at("deals").get<int>());
+    const auto& deals = j.at("histories");
+    for (size_t d = 0; d < deals.size(); ++d) {
+      if (d > 0) m.next_deal();
+      for (const auto& a : deals[d]) {
+        if (a.at(0).get<int>() != m.game_.state().current_player())
+          throw std::invalid_argument("match record: a move out of turn");
+        const std::string kind = a.at(1).get<std::string>();
+        Play p = kPass;
+        if (kind != "pass") {
+          p.cards = CardCounts::parse(a.at(2).get<std::string>());
+          p.kind = parse_kind(kind);
+        }
+        m.game_.apply(p);
+      }
+    }
+    const size_t credited = j.at("credited").get<size_t>();
+    if (credited != deals.size() && credited + 1 != deals.size())
+      throw std::invalid_argument("match record: 'credited' does not fit its histories");
+    if (credited == deals.size() && !deals.empty()) m.next_deal();  // the last deal was credited too
+    return m;
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument(std::string("malformed match record: ") + e.what());
+  }
 }
 
 }  // namespace shuangkou

@@ -59,6 +59,11 @@ VectorEnv::VectorEnv(const VectorEnvOptions& o)
   dones_.assign(n, 0);
   final_scores_.assign(n * kNumSeats, 0);
   episodes_.assign(n, 0);
+  final_obs_.assign(n * kNumSeats * observation_size(), 0.0f);
+  for (auto& e : envs_) {
+    e.history.reserve(256);  // a deal's actions: no allocation while stepping
+    e.last_history.reserve(256);
+  }
   legal_offsets.assign(n + 1, 0);
   reset();
 }
@@ -69,6 +74,8 @@ void VectorEnv::start_episode(int j) {
   DealSetup setup;
   e.state = GameState::deal(options_.rules.variant(), seed, -1, &setup);
   e.rng = SplitMix64(agent_seed(seed));
+  e.seed = seed;
+  e.history.clear();
   e.recent_count = 0;
   e.leader = setup.leader;
   e.plays = 0;
@@ -77,6 +84,7 @@ void VectorEnv::start_episode(int j) {
 
 void VectorEnv::push_recent(Env& e, int seat, const Play& p) {
   e.plays += !is_pass(p);
+  e.history.push_back({seat, p});
   if (e.recent_count == kRecentActions) {
     std::move(e.recent.begin() + 1, e.recent.end(), e.recent.begin());
     --e.recent_count;
@@ -93,6 +101,28 @@ void VectorEnv::finish(int j) {
     final_scores_[j * kNumSeats + s] = e.last.scores[s];
   }
   dones_[j] = 1;
+  const std::span<const Action> recent(e.recent.data(), static_cast<size_t>(e.recent_count));
+  for (int s = 0; s < kNumSeats; ++s)
+    encode_observation(options_.rules.variant(), e.state, recent, s,
+                       final_obs_.data() + (static_cast<size_t>(j) * kNumSeats + s) * observation_size());
+  e.last_seed = e.seed;
+  std::swap(e.history, e.last_history);  // the next deal reuses the other buffer
+}
+
+namespace {
+Game replay(const Rules& rules, uint64_t seed, const std::vector<Action>& history) {
+  Game g(rules, seed);
+  for (const Action& a : history) g.apply(a.play);
+  return g;
+}
+}  // namespace
+
+Game VectorEnv::current_game(int env) const {
+  return replay(options_.rules, envs_.at(env).seed, envs_.at(env).history);
+}
+
+Game VectorEnv::finished_game(int env) const {
+  return replay(options_.rules, envs_.at(env).last_seed, envs_.at(env).last_history);
 }
 
 void VectorEnv::play_bots(int j, MoveList& scratch) {
@@ -126,6 +156,24 @@ void VectorEnv::refresh_legal(int j, MoveList& scratch) {
   e.state.legal_moves(options_.rules.variant(), scratch);
   e.legal.assign(scratch.begin(), scratch.end());
   if (e.state.can_pass()) e.legal.push_back(kPass);
+}
+
+void VectorEnv::start_at(int j, int64_t episode) {
+  if (j < 0 || j >= num_envs()) throw std::invalid_argument("env index out of range");
+  if (episode < 0) throw std::invalid_argument("episode must be >= 0");
+  episodes_[j] = episode;
+  MoveList scratch;
+  start_episode(j);
+  play_bots(j, scratch);
+  refresh_legal(j, scratch);
+  dones_[j] = 0;
+  std::fill(rewards_.begin() + j * kNumSeats, rewards_.begin() + (j + 1) * kNumSeats, 0.0f);
+  write_outputs();
+}
+
+void VectorEnv::reset(uint64_t seed) {
+  options_.seed = seed;
+  reset();
 }
 
 void VectorEnv::reset() {

@@ -290,7 +290,7 @@ def snapshot(e):
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_illegal_action_raises_and_changes_nothing(variant):
-    e = sk.env(variant)
+    e = sk.env(variant, illegal_action="raise")
     e.reset(seed=11)
     raw = e.unwrapped
     agent = e.agent_selection
@@ -526,3 +526,51 @@ def test_import_without_pettingzoo():
     assert out.stdout.strip() == "ok"
     assert sk.env is sk.envs.aec.env and sk.raw_env is sk.envs.aec.raw_env
     assert "env" in dir(sk)
+
+
+def test_illegal_action_terminates_by_default():
+    """As PettingZoo's classic envs (TerminateIllegalWrapper): the deal ends, the
+    offender's team gets illegal_reward, the other team 0, and a warning names it."""
+    e = sk.env("baibian")
+    e.reset(seed=11)
+    agent = e.agent_selection
+    seat = int(agent[-1])
+    with pytest.warns(UserWarning, match="illegal action 0"):
+        e.step(0)  # a pass by the leader
+    assert all(e.terminations.values())
+    for a in e.agents:
+        expected = -1.0 if int(a[-1]) % 2 == seat % 2 else 0.0
+        assert e._cumulative_rewards[a] == expected
+    e = sk.env("baibian", illegal_action="random")
+    e.reset(seed=11)
+    e.step(0)
+    assert not any(e.terminations.values())
+
+
+def test_state_is_the_full_information_vector():
+    e = sk.env("jj")
+    e.reset(seed=3)
+    raw = e.unwrapped
+    s = raw.state()
+    assert s.shape == (raw.state_size,) == raw.state_space.shape and s.dtype == np.float32
+    seat = raw.game.current_player()
+    assert np.array_equal(s[: raw.observation_size], sk._core.encode_observation(raw.game, seat))
+    hands = s[raw.observation_size :].reshape(4, 15) * 8
+    for i in range(4):
+        assert hands[i].sum() == len(raw.game.hand((seat + i) % 4).split())
+    assert raw.state_layout[-1]["name"] == "all_hands"
+
+
+def test_pickle_and_deepcopy_play_on_independently():
+    import copy
+    import pickle
+
+    e = sk.env("qianbian")
+    e.reset(seed=5)
+    for _ in range(7):
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    for twin in (copy.deepcopy(e), pickle.loads(pickle.dumps(e))):
+        assert twin.unwrapped.game.to_json() == e.unwrapped.game.to_json()
+        a = int(np.flatnonzero(twin.observe(twin.agent_selection)["action_mask"])[-1])
+        twin.step(a)
+        assert twin.unwrapped.game.to_json() != e.unwrapped.game.to_json()

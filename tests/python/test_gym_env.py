@@ -13,7 +13,9 @@ import pytest
 gym = pytest.importorskip("gymnasium")
 import shuangkou as sk  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
-from shuangkou.envs.gym_env import ENV_ID, ShuangkouEnv  # noqa: E402
+from shuangkou.envs.gym_env import ENV_ID, OUTCOMES, ShuangkouEnv  # noqa: E402
+
+RESULTS = {1: "win", 0: "draw", -1: "loss"}  # info["result"] codes
 
 PRESETS = sk.preset_names()
 
@@ -170,38 +172,41 @@ def test_masks_and_observations_match_a_replayed_game(variant):
             assert r == 0.0 and i == len(moves)
             continue
         deals += 1
+        assert i == len(moves)  # the opponents do not open the next deal before reset()
         assert r == game.scores()[2]
+        # The terminal observation is the finished deal's, from the learner's seat.
+        assert np.array_equal(obs, sk._core.encode_observation(game, 2))
+        assert not info["action_mask"].any() and info["current_player"] == -1
+        assert info["deal_seed"] == sk.VectorEnv.episode_seed(7, 0, deals - 1)
         assert info["final_scores"].tolist() == game.scores()
-        assert info["outcome"] == game.outcome()
-        assert info["places"] == game.finish_order()
+        assert OUTCOMES[info["outcome"]] == game.outcome()
+        assert info["places"].tolist() == game.finish_order()
         first_team = game.finish_order()[0] % 2
         expected = "draw" if game.outcome() == "draw" else ("win" if first_team == 0 else "loss")
-        assert info["result"] == expected
-        obs_r, info_r = env.reset()  # the next deal, already opened by the opponents
-        assert np.array_equal(obs_r, obs) and info_r["deal_seed"] == info["deal_seed"]
+        assert RESULTS[int(info["result"])] == expected
+        obs, info = env.reset()  # the next deal of the sequence; the opponents open it now
+        assert info["deal_seed"] == sk.VectorEnv.episode_seed(7, 0, deals)
         game = sk.Game(variant, seed=info["deal_seed"])
-        for entry in moves[i:]:
+        for entry in log:
             replay(game, entry)
+        log.clear()
 
 
 def _apply_id(game: sk.Game, cat, a: int) -> None:
-    if a == 0:
-        game.apply("pass")
-        return
-    game.apply(next(m for m in game.legal_moves() if cat.id_of(m) == a))
+    game.apply_action(a)
 
 
 @pytest.mark.parametrize("variant", PRESETS)
 def test_masks_equal_legal_moves_with_bots(variant):
-    """Built-in bots in C++: the render mirror (an sk.Game rebuilt from the actions and
-    the observations) must reproduce every observation and mask exactly."""
+    """Built-in bots in C++: the core's record of the deal (an sk.Game replayed from it)
+    reproduces every observation and mask exactly."""
     rng = np.random.default_rng(2)
     act = masked_random(rng)
     env = ShuangkouEnv(variant, opponents="heuristic", render_mode="ansi")
     obs, info = env.reset(seed=5)
     for _ in range(3):
         while True:
-            g = env._live_game()
+            g = env._core.current_game(0)
             seat = info["current_player"]
             assert seat == 0
             assert np.array_equal(obs, sk._core.encode_observation(g, seat))
@@ -243,10 +248,8 @@ def test_deal_seeds_follow_episode_seeds():
         hand = sk.Game("baibian", seed=info["deal_seed"]).initial_hands()[0]
         assert np.allclose(obs[:15] * 8 + obs[35:50] * 8, _rank_counts(hand))  # hand + played = dealt
         _, obs, info = play_deal(env, act, obs, info)
-        assert info["finished_deal_seed"] == sk.VectorEnv.episode_seed(99, 0, k)
-        obs2, info2 = env.reset()  # continues with the deal already started
-        assert np.array_equal(obs2, obs) and info2["deal_seed"] == info["deal_seed"]
-        obs, info = obs2, info2
+        assert info["deal_seed"] == sk.VectorEnv.episode_seed(99, 0, k)  # the finished deal's
+        obs, info = env.reset()  # the next deal of the sequence
     # a reset in the middle of a deal abandons it
     env.step(act(info["action_mask"]))
     _, info3 = env.reset()
@@ -264,19 +267,20 @@ def _rank_counts(cards: str) -> np.ndarray:
     return c
 
 
-def test_step_after_termination_plays_the_next_deal():
+def test_step_after_termination_needs_reset():
     env = ShuangkouEnv("classic", opponents="random")
     act = masked_random(np.random.default_rng(8))
     obs, info = env.reset(seed=1)
     _, obs, info = play_deal(env, act, obs, info)
-    seed = info["deal_seed"]
-    obs, r, term, _, info = env.step(act(info["action_mask"]))
-    assert info["deal_seed"] == seed
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    _, info = env.reset()
+    assert info["deal_seed"] == sk.VectorEnv.episode_seed(1, 0, 1)
 
 
 # ---------------------------------------------------------------- illegal actions
 def test_illegal_action_raises_and_changes_nothing():
-    env = ShuangkouEnv("baibian", opponents="heuristic")
+    env = ShuangkouEnv("baibian", opponents="heuristic", illegal_action="raise")
     obs, info = env.reset(seed=0)
     mask = info["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[1])
@@ -285,7 +289,7 @@ def test_illegal_action_raises_and_changes_nothing():
             env.step(bad)
     assert np.array_equal(env.step(np.int64(np.flatnonzero(mask)[0]))[0].shape, obs.shape)
     # a pass when leading is illegal
-    env2 = ShuangkouEnv("baibian", opponents="random")
+    env2 = ShuangkouEnv("baibian", opponents="random", illegal_action="raise")
     for s in range(50):
         _, info2 = env2.reset(seed=s)
         if not info2["action_mask"][0]:
@@ -301,9 +305,29 @@ def test_illegal_action_random_mode():
     _, info = env.reset(seed=0)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     _, _, _, _, info = env.step(illegal)
-    assert info["illegal_action"] is True
+    assert info["illegal_action"] == np.bool_(True)
     with pytest.raises(ValueError):
         ShuangkouEnv(illegal_action="ignore")
+
+
+def test_illegal_action_terminates_by_default():
+    """As PettingZoo's classic envs: the deal ends, the learner gets illegal_reward, a
+    warning names the action, and the next reset() deals anew."""
+    env = ShuangkouEnv("baibian", opponents="heuristic")
+    obs, info = env.reset(seed=0)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    with pytest.warns(UserWarning, match=f"illegal action {illegal}"):
+        obs2, r, term, trunc, info2 = env.step(illegal)
+    assert (r, term, trunc) == (-1.0, True, False) and info2["illegal_action"]
+    assert np.array_equal(obs2, obs) and not info2["action_mask"].any()
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    _, info3 = env.reset()
+    assert info3["action_mask"].any()
+    env = ShuangkouEnv("baibian", illegal_reward=-5)
+    _, info = env.reset(seed=0)
+    with pytest.warns(UserWarning):
+        assert env.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))[1] == -5.0
 
 
 # ---------------------------------------------------------------- seats and opponents
@@ -325,7 +349,7 @@ def test_control_partner_observation_is_the_acting_seat():
     act = masked_random(np.random.default_rng(0))
     obs, info = env.reset(seed=4)
     for _ in range(200):
-        g = env._live_game()
+        g = env._core.current_game(0)
         assert g.current_player() == info["current_player"] in (0, 2)
         assert np.array_equal(obs, sk._core.encode_observation(g, info["current_player"]))
         obs, r, term, _, info = env.step(act(info["action_mask"]))
@@ -349,11 +373,11 @@ def test_callable_opponents_first_legal():
     for _ in range(10):
         steps, obs, info = play_deal(env, act, obs, info)
         assert all(i["current_player"] == 3 for _, i, *_ in steps)
-        results.append(info["result"])
-        assert info["outcome"] in ("double", "single", "draw")
+        results.append(int(info["result"]))
+        assert int(info["outcome"]) in (0, 1, 2)
         obs, info = env.reset()
     assert set(calls) == {0, 1, 2}
-    assert set(results) <= {"win", "loss", "draw"}
+    assert set(results) <= {1, 0, -1}
 
 
 def test_callable_opponent_illegal_action_raises():
@@ -385,13 +409,13 @@ def test_win_rewards_agree_with_final_scores(variant):
         assert all(r == 0.0 for *_, r, t, _ in steps[:-1] if not t)
         r = steps[-1][3]
         assert r in (-1.0, 0.0, 1.0)
-        assert info["result"] == {1.0: "win", -1.0: "loss", 0.0: "draw"}[r]
-        assert (r == 0) == (info["outcome"] == "draw")
-        places = info["places"]
+        assert int(info["result"]) == r
+        assert (r == 0) == (OUTCOMES[info["outcome"]] == "draw")
+        places = info["places"].tolist()
         assert sorted(places) == [0, 1, 2, 3]
         if r:
             assert (places[0] % 2 == 1) == (r > 0)  # the learner (seat 1) is in the first finisher's team
-            assert (info["outcome"] == "double") == (places[1] % 2 == places[0] % 2)
+            assert (OUTCOMES[info["outcome"]] == "double") == (places[1] % 2 == places[0] % 2)
         scores = info["final_scores"]
         assert scores.shape == (4,) and scores.dtype == np.int64
         params = sk.Rules(variant).params

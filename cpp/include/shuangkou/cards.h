@@ -25,6 +25,7 @@ inline constexpr int kBigJoker = 14;
 inline constexpr int kCopiesPerRank = 8;   // 4 suits x 2 decks
 inline constexpr int kCopiesPerJoker = 2;  // one per deck
 inline constexpr int kNumPhysicalCards = 108;
+inline constexpr int kHandSize = 27;  // cards dealt to each player
 
 // Token of a rank: "3".."9", "T", "J", "Q", "K", "A", "2", "SJ", "BJ".
 std::string_view rank_token(int rank);

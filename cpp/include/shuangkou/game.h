@@ -22,16 +22,11 @@
 #include "shuangkou/movegen.h"
 #include "shuangkou/pattern.h"
 #include "shuangkou/rng.h"
+#include "shuangkou/rules.h"
 #include "shuangkou/scoring.h"
 #include "shuangkou/variant.h"
 
 namespace shuangkou {
-
-inline constexpr int kHandSize = 27;
-
-// A pass, as an action: an empty play.
-inline constexpr Play kPass{};
-constexpr bool is_pass(const Play& p) { return p.cards.empty(); }
 
 // How a dealt game began: the physical deal and the first-lead rule applied.
 struct DealSetup {
@@ -146,24 +141,37 @@ struct Action {
 // A deal with its record: variant, set-up and history.
 class Game {
  public:
+  Game(const Rules& r, uint64_t seed, int previous_first_finisher = -1);
+  Game(const Rules& r, const std::array<CardCounts, kNumSeats>& hands, int leader);
+  // The same, for a bare variant (its Rules is named "custom").
   Game(const Variant& v, uint64_t seed, int previous_first_finisher = -1);
   Game(const Variant& v, const std::array<CardCounts, kNumSeats>& hands, int leader);
 
-  const Variant& variant() const { return variant_; }
+  const Rules& rules() const { return rules_; }
+  const Variant& variant() const { return rules_.variant(); }
   const GameState& state() const { return state_; }
   const DealSetup& setup() const { return setup_; }
   const std::array<CardCounts, kNumSeats>& initial_hands() const { return initial_; }
   const std::vector<Action>& history() const { return history_; }
 
-  void legal_moves(MoveList& out) const { state_.legal_moves(variant_, out); }
+  void legal_moves(MoveList& out) const { state_.legal_moves(variant(), out); }
   // Checked; throws std::invalid_argument and changes nothing if illegal.
   void apply(const Play& play);
+
+  // The action ids (rules().catalogue()) of the moves the player to act may
+  // make, ascending; 0, the pass, first where passing is legal. Empty once
+  // the deal is over. Computed once per position.
+  const std::vector<int32_t>& legal_action_ids() const;
+  // Plays the legal move with action id `id` (the canonical move of that
+  // pattern). Throws std::invalid_argument naming the id, changing nothing,
+  // if it is not legal here.
+  void apply_action(int id);
   // The reading a card set is played as by the current player: when leading
   // its strongest reading; when following the reading of the trick's kind
   // that beats the table, else the strongest bomb reading that does. Throws
   // std::invalid_argument naming the problem.
   Play reading_for_current_player(CardCounts cards) const;
-  Observation observation(int seat) const { return observe(variant_, state_, seat); }
+  Observation observation(int seat) const { return observe(variant(), state_, seat); }
 
   // JSON record (format "shuangkou-deal/1"): variant, seed, set-up, initial
   // hands, every action, and at the end the places and score.
@@ -173,11 +181,18 @@ class Game {
   static Game from_json(const std::string& json);
 
  private:
-  Variant variant_;
+  void refresh_ids() const;
+
+  Rules rules_;
   GameState state_;
   DealSetup setup_;
   std::array<CardCounts, kNumSeats> initial_{};
   std::vector<Action> history_;
+  // legal_action_ids(): the position they are for (history_.size(); -1 none),
+  // the ids, and the move of each id.
+  mutable int64_t ids_at_ = -1;
+  mutable std::vector<int32_t> ids_;
+  mutable std::vector<Play> id_moves_;
 };
 
 }  // namespace shuangkou

@@ -48,6 +48,12 @@ class Match {
   };
   const std::vector<DealResult>& results() const { return results_; }
 
+  // The whole match as JSON (format "shuangkou-match/1": variant, seed,
+  // deals, and every action of every deal so far); from_json replays it to
+  // an equal Match. Throws std::invalid_argument on a malformed record.
+  std::string to_json() const;
+  static Match from_json(const std::string& text);
+
  private:
   Game start_deal();
 
@@ -57,6 +63,7 @@ class Match {
   std::array<int8_t, kNumSeats> player_in_seat_{0, 1, 2, 3};
   std::array<int64_t, kNumSeats> totals_{};
   std::vector<DealResult> results_;
+  std::vector<std::vector<Action>> past_histories_;  // the actions of each credited deal
   Game game_;
 };
 

@@ -52,6 +52,10 @@ struct Play {
 
   bool operator==(const Play&) const = default;
 };
+
+// A pass, as an action: an empty play.
+inline constexpr Play kPass{};
+constexpr bool is_pass(const Play& p) { return p.cards.empty(); }
 static_assert(sizeof(Play) == 24);
 
 // Stars of a bomb reading (0 for non-bombs). Under `bomb_order: stars` as in

@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "shuangkou/encode.h"
+#include "shuangkou/catalogue.h"
 #include "shuangkou/variant.h"
 
 namespace shuangkou {

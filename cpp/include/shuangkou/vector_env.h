@@ -54,8 +54,12 @@ class VectorEnv {
     return derive_seed(derive_seed(seed, static_cast<uint64_t>(env)), static_cast<uint64_t>(episode));
   }
 
-  // Starts episode 0 everywhere.
+  // Starts episode 0 everywhere (with a new base seed: deals of that seed).
   void reset();
+  void reset(uint64_t seed);
+  // Restarts env j at its episode `episode` (0-based) of the current seed,
+  // as if every episode before it had been played (to restore a snapshot).
+  void start_at(int env, int64_t episode);
   // One action id per env, for its current (external) player. If any is not
   // legal, throws std::invalid_argument naming the first such env, and no env
   // changes.
@@ -76,6 +80,10 @@ class VectorEnv {
   uint8_t* dones() { return dones_.data(); }                // [num_envs]
   int64_t* final_scores() { return final_scores_.data(); }  // [num_envs, 4], where done
   int64_t* episodes() { return episodes_.data(); }          // [num_envs]: episodes started
+  // [num_envs, 4, observation_size()]: where dones()[j], the final
+  // observation of the deal env j just finished, from each seat's view.
+  float* final_observations() { return final_obs_.data(); }
+  uint64_t seed() const { return options_.seed; }
 
   // Legal moves of each env's current player, this step: ids and feature
   // rows (kMoveFeatureSize floats) of env j are rows offsets[j]..offsets[j+1].
@@ -92,6 +100,11 @@ class VectorEnv {
   }
   // The result of the deal env j finished last (meaningful where dones()[j]).
   const DealResult& last_result(int env) const { return envs_[env].last; }
+  // Env j's current deal, and the deal it finished last (where dones()[j]),
+  // as Games with their full record, replayed from the deal seed and the
+  // actions (for rendering and to_json; not on the stepping path).
+  Game current_game(int env) const;
+  Game finished_game(int env) const;
 
  private:
   struct Env {
@@ -102,6 +115,8 @@ class VectorEnv {
     std::vector<Play> legal;  // current player's moves (+ pass last when legal)
     int leader = 0, plays = 0;
     DealResult last;
+    uint64_t seed = 0, last_seed = 0;           // deal seeds of the current and the last finished deal
+    std::vector<Action> history, last_history;  // every action of those deals
   };
 
   void start_episode(int j);
@@ -125,6 +140,7 @@ class VectorEnv {
   std::vector<uint8_t> dones_;
   std::vector<int64_t> final_scores_;
   std::vector<int64_t> episodes_;
+  std::vector<float> final_obs_;
   std::vector<int> chosen_;  // step(): the legal-move index each env plays
 };
 

@@ -34,11 +34,13 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .. import _core
-from .actions import catalogue
+from .actions import rules_of
+from .gym_env import DEFAULT_REWARD
 from .render import render_game
 
 NUM_SEATS = 4
-REWARD_MODES = ("score", "win", "log")
+REWARD_MODES = ("win", "score", "log")
+ILLEGAL_ACTION = ("terminate", "raise", "random")
 RENDER_LANGS = ("en", "zh")
 
 
@@ -53,26 +55,37 @@ class raw_env(AECEnv):
 
     def __init__(
         self,
-        variant: str = "baibian",
+        variant: Any = "baibian",
         render_mode: str | None = None,
-        reward: str = "score",
+        reward: str = DEFAULT_REWARD,
         render_lang: str = "en",
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
         **overrides: Any,
     ) -> None:
         super().__init__()
+        if illegal_action not in ILLEGAL_ACTION:
+            raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTION)}, got {illegal_action!r}")
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float, np.number)):
+            raise ValueError(f"illegal_reward must be a number, got {illegal_reward!r}")
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
         if reward not in REWARD_MODES:
             raise ValueError(f"reward must be one of {', '.join(REWARD_MODES)}, got {reward!r}")
         if render_lang not in RENDER_LANGS:
             raise ValueError(f"render_lang must be 'en' or 'zh', got {render_lang!r}")
-        self.variant = variant
-        self.overrides = dict(overrides)
+        self.rules = rules_of(variant, **overrides)  # resolved once: validates the variant and overrides
+        self.variant = variant if isinstance(variant, str) else self.rules.name
         self.render_mode = render_mode
         self.render_lang = render_lang
         self.reward_mode = reward
-        self.catalogue = catalogue(variant, **overrides)  # validates the variant and overrides
+        self.catalogue = self.rules.catalogue
         self.num_actions = len(self.catalogue)
+        self.state_size = _core.state_size()
+        self.state_layout = _core.state_layout()
+        self.state_space = spaces.Box(low=-100.0, high=100.0, shape=(self.state_size,), dtype=np.float32)
         self.observation_size = _core.observation_size()
         self.observation_layout = _core.observation_layout()
 
@@ -92,7 +105,6 @@ class raw_env(AECEnv):
         self.deal_seed: int | None = None
         self._np_random: np.random.Generator | None = None
         self._np_random_seed: int | None = None
-        self._legal: dict[int, Any] | None = None  # action id -> move, for the current state
 
     # --- spaces and RNG -------------------------------------------------------------
 
@@ -119,14 +131,13 @@ class raw_env(AECEnv):
         if isinstance(seed, np.integer):
             seed = int(seed)
         if seed is not None:
-            game = _core.Game(self.variant, seed=seed, **self.overrides)  # validates the seed first
+            game = _core.Game(self.rules, seed=seed)  # validates the seed first
             self._np_random, self._np_random_seed = seeding.np_random(seed)
             self.deal_seed = int(seed)
         else:
             self.deal_seed = int(self.np_random.integers(0, 2**64, dtype=np.uint64))
-            game = _core.Game(self.variant, seed=self.deal_seed, **self.overrides)
+            game = _core.Game(self.rules, seed=self.deal_seed)
         self.game = game
-        self._legal = None
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -138,26 +149,11 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def _legal_moves(self) -> dict[int, Any]:
-        """Legal action ids of the player to act -> the move each plays (first canonical
-        move with that id, as sk.VectorEnv chooses; 'pass' for id 0)."""
-        if self._legal is None:
-            legal: dict[int, Any] = {}
-            game = self.game
-            if not game.is_over():
-                id_of = self.catalogue.id_of
-                for move in game.legal_moves():
-                    legal.setdefault(id_of(move), move)
-                if game.can_pass():
-                    legal[0] = "pass"
-            self._legal = legal
-        return self._legal
-
     def legal_actions(self) -> list[int]:
         """The legal action ids of the agent to act (sorted); empty once the deal is over."""
         if self.game is None:
             raise RuntimeError("call reset() first")
-        return sorted(self._legal_moves())
+        return self.game.legal_action_ids().tolist()
 
     def action_mask(self, agent: str) -> np.ndarray:
         mask = np.zeros(self.num_actions, dtype=np.int8)
@@ -166,8 +162,7 @@ class raw_env(AECEnv):
             and not self.terminations.get(agent, True)
             and not self.truncations.get(agent, True)
         ):
-            ids = list(self._legal_moves())
-            mask[ids] = 1
+            mask[self.game.legal_action_ids()] = 1
         return mask
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -189,19 +184,23 @@ class raw_env(AECEnv):
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise ValueError(f"{agent}: the action must be an integer action id, got {action!r}")
         a = int(action)
-        legal = self._legal_moves()
-        if a not in legal:
-            if not 0 <= a < self.num_actions:
-                why = f"is not an action id (0..{self.num_actions - 1})"
-            elif a == 0:
-                why = "is a pass, but this player leads the trick"
-            else:
-                why = f"is not legal here ({self.catalogue.pattern(a)!r})"
-            raise ValueError(f"{agent}: action {a} {why}")
-
         game = self.game
-        game.apply(legal[a])
-        self._legal = None
+        legal = game.legal_action_ids()
+        illegal = not np.any(legal == a)
+        if illegal and self.illegal_action == "raise":
+            try:
+                game.apply_action(a)  # raises the ValueError naming the action; nothing changes
+            except ValueError as e:
+                raise ValueError(
+                    f"{agent}: {e} (illegal_action='terminate' ends the deal instead, 'random' plays a random "
+                    "legal action)"
+                ) from None
+        if illegal and self.illegal_action == "terminate":
+            self._terminate_illegal(agent, a)
+            return
+        if illegal:  # "random"
+            a = int(self.np_random.choice(legal))
+        game.apply_action(a)
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if game.is_over():
@@ -220,6 +219,33 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
+    def _terminate_illegal(self, agent: str, action: int) -> None:
+        """PettingZoo's TerminateIllegalWrapper behaviour: the deal ends, the offender's
+        team gets illegal_reward (each seat), the other team 0, and a warning names it."""
+        seat = self.agent_name_mapping[agent]
+        gymnasium.logger.warn(
+            f"{agent} (seat {seat}) took illegal action {action}: the deal ends, its team gets "
+            f"{self.illegal_reward:g} (illegal_action='terminate')"
+        )
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        for other in self.agents:
+            other_seat = self.agent_name_mapping[other]
+            self.rewards[other] = self.illegal_reward if other_seat % 2 == seat % 2 else 0.0
+            self.terminations[other] = True
+            self.infos[other] = {"illegal_action": True, "offender": seat}
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def state(self) -> np.ndarray:
+        """The full-information state (every hand) from the view of the seat to act:
+        float32 [state_size], laid out as `state_layout` (docs/observation.md)."""
+        if self.game is None:
+            raise RuntimeError("call reset() first")
+        seat = self.game.current_player() if not self.game.is_over() else 0
+        return _core.encode_state(self.game, seat)
+
     # --- rendering ------------------------------------------------------------------
 
     def render(self) -> str | None:
@@ -236,6 +262,15 @@ class raw_env(AECEnv):
 
     def close(self) -> None:
         pass
+
+    # --- copies and pickles: the catalogue is the rules' own, rebuilt from them --------
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "catalogue"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.catalogue = self.rules.catalogue
 
 
 def env(

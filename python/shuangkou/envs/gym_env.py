@@ -6,60 +6,62 @@ against opponents played by a built-in C++ bot or by a Python callable.
 
     env = gym.make("shuangkou/Shuangkou-v0", variant="baibian", opponents="heuristic")
     obs, info = env.reset(seed=0)
-    while True:
+    terminated = False
+    while not terminated:
         action = env.action_space.sample(mask=info["action_mask"])  # any legal id
         obs, reward, terminated, truncated, info = env.step(action)
-        if terminated:
-            break
 
 One episode is one deal. The env drives a one-env `shuangkou._core.VectorEnvCore`:
-every rule, move list, observation and bot move is computed in C++.
+every rule, move list, observation, bot move and id <-> move mapping is in C++.
 
 Observations: the float32 vector of `shuangkou._core.observation_layout()` (445
-floats), from the point of view of the seat to act (`info["current_player"]`: the
-learner's seat, or with `control_partner` either of its team's seats). Actions: ids of the variant's action
-catalogue (`shuangkou.envs.actions.catalogue`, 0 = pass). The legal ones are
-`info["action_mask"]` (int8, 1 = legal) and `action_masks()` (bool, the sb3-contrib
-MaskablePPO convention). An illegal action raises ValueError (or, with
-`illegal_action="random"`, is replaced by a uniformly random legal one and flagged in
-`info["illegal_action"]`: that mode exists for tools such as gymnasium's `check_env`
-that step unmasked random actions).
+floats), from the point of view of the learner seat to act (`info["current_player"]`:
+the learner's seat, or with `control_partner` either of its team's seats). Actions:
+ids of the variant's action catalogue (`env.unwrapped.rules.catalogue`, 0 = pass).
 
-Rewards are 0 until the deal ends, then the learner seat's reward, as the core computes
-it: "win" +1 / -1 by team result and 0 for a draw (平扣); "score" the deal score of the
-seat (`final_scores[seat]`); "log" sign(score) * log(1 + |score|). With
-`control_partner` the reward is that of `seat` (in "win" mode both seats get the same).
+Masks: `info["action_mask"]` is int8 [num_actions] (1 = legal), the form
+`Discrete.sample(mask=...)` takes; `action_masks()` returns the same as bool, the
+sb3-contrib MaskablePPO convention (reach it through wrappers with
+`env.unwrapped.action_masks()` or `env.get_wrapper_attr("action_masks")()`).
 
-End of a deal and the terminal observation: the C++ core moves on to the next deal the
-moment a deal ends (auto-reset). The step that ends a deal returns terminated=True with
-the final reward and the deal's results (from the core's `finished_results`):
-`info["final_scores"]` (deal scores by seat, int64 [4]), `info["outcome"]` ("double",
-"single" or "draw": 双扣 / 单扣 / 平扣, as `sk.Game.outcome()`), `info["places"]` (seats
-by finishing place), `info["result"]` ("win", "loss" or "draw" for the learner's team)
-and `info["finished_deal_seed"]`; the observation (and `info["action_mask"]`,
-`info["current_player"]`, `info["deal_seed"]`) it returns is already the learner's
-first decision of the NEXT deal (with callable opponents, they have already made their
-opening moves of it). The following `reset()` (without a seed) starts exactly that
-deal and returns that same observation, so no deal is skipped or cut short. A
-`reset()` in the middle of a deal (or right after another reset) abandons it and
-starts a fresh deal from a seed drawn from the env's `np_random`; `reset(seed=s)`
-restarts the sequence: after it, the k-th deal played to its end (k = 0, 1, ...) is
-dealt from `shuangkou.VectorEnv.episode_seed(s, 0, k)`, which `sk.Game(variant,
-seed=..., **overrides)` deals too. Calling `step()` after termination without a
-`reset()` plays on in the next deal.
+Illegal actions (`illegal_action=`): "terminate" (the default, as PettingZoo's classic
+envs do): the deal ends at once, the learner gets `illegal_reward` (default -1.0), a
+warning names the action, and `info["illegal_action"]` is True; "raise": ValueError,
+nothing changes; "random": a uniformly random legal action is played instead (and
+flagged in `info["illegal_action"]`).
 
-Rendering ("ansi" returns the text, "human" prints it on each reset and step): a
-parallel `sk.Game` mirror of the deal, kept only when render_mode is set, rebuilt from
-the actions the learner and callable opponents send and from the core's recent actions
-(the bots' moves). It shows the table as the learner seat sees it. The
-bots' last moves after the learner's last decision of a deal are not seen by the
-learner, so the terminal frame shows the table at the learner's last move plus the
-result line.
+Rewards are 0 until the deal ends, then the learner seat's reward as the core computes
+it: "win" (the default) +1 / -1 by team result and 0 for a draw (平扣), zero-sum; "score"
+the deal score of the seat, not zero-sum in every variant (the common base table's draw
+row and team contributions); "log" sign(score) * log(1 + |score|).
+
+The episode contract: the step that ends a deal returns terminated=True with that
+deal's final observation (from the learner seat's view), the final reward and the
+deal's results; the next deal starts at `reset()`. `info` values are numpy scalars
+or arrays of fixed dtypes: always `action_mask` (int8 [num_actions]; all 0 at the
+end), `current_player` (int64; -1 at the end) and `deal_seed` (uint64, the deal's
+seed: `sk.Game(variant, seed=...)` deals it); at the end also `final_scores` (int64
+[4], by seat), `outcome` (int8: 0 double 双扣, 1 single 单扣, 2 draw 平扣), `places`
+(int8 [4], seats by finishing place), `result` (int8: +1 win, 0 draw, -1 loss for the
+learner's team) and `illegal_action` (bool).
+
+Deals: `reset(seed=s)` starts the sequence of seed s: the k-th deal (k = 0, 1, ...)
+is dealt from `shuangkou.VectorEnv.episode_seed(s, 0, k)`. A `reset()` without a seed
+after a finished deal plays the next deal of the sequence; in the middle of a deal (or
+as the first call) it starts a fresh sequence from a seed drawn from the env's
+`np_random`.
+
+Rendering ("ansi" returns the text, "human" prints it on each reset and step) is drawn
+from the core's own record of the deal, as the learner seat sees it.
+
+The env pickles and deep-copies: a copy plays on independently from the same position.
 """
 
 from __future__ import annotations
 
+import copy
 import operator
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -69,14 +71,14 @@ from gymnasium import spaces
 
 from .. import _core
 from .._args import int_arg
-from .._core import Game
-from .actions import catalogue as _catalogue
+from .actions import rules_of
 from .render import render_game
 
 ENV_ID = "shuangkou/Shuangkou-v0"
 REWARDS = ("win", "score", "log")
-ILLEGAL_ACTION = ("raise", "random")
-_OUTCOMES = ("double", "single", "draw")  # DealResult.outcome codes
+DEFAULT_REWARD = "win"  # the default of every env of the package
+ILLEGAL_ACTION = ("terminate", "raise", "random")
+OUTCOMES = ("double", "single", "draw")  # the codes of info["outcome"]
 
 Opponent = Callable[[np.ndarray, np.ndarray, int], int]
 
@@ -98,51 +100,55 @@ def _as_action(action: Any, what: str) -> int:
 class ShuangkouEnv(gymnasium.Env):
     """One learner against bots: see the module docstring.
 
-    variant: a preset (classic, baibian, qianbian, qianbian_collect, jj) or a YAML file;
-    overrides: any variant parameter (e.g. team_formation="fixed").
+    variant: a preset (classic, baibian, qianbian, qianbian_collect, jj), a YAML file or a
+    `shuangkou.Rules`; overrides: any variant parameter (e.g. team_formation="fixed").
     opponents: a built-in bot name ("random", "heuristic"), played inside C++, or a
     callable opponents(observation, action_mask, seat) -> action id, called for every
     seat the learner does not play (observation float32 [obs_size] and mask int8
     [num_actions] are copies, from that seat's point of view).
     seat: the learner's seat (0..3); control_partner: the learner also plays seat ^ 2.
-    reward: "win", "score" or "log". illegal_action: "raise" (ValueError) or "random".
+    reward: "win" (default), "score" or "log".
+    illegal_action: "terminate" (default), "raise" or "random"; illegal_reward: the
+    learner's reward for an illegal action under "terminate".
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 2}
 
     def __init__(
         self,
-        variant: str = "baibian",
+        variant: Any = "baibian",
         opponents: str | Opponent = "heuristic",
         seat: int = 0,
         control_partner: bool = False,
-        reward: str = "win",
+        reward: str = DEFAULT_REWARD,
         render_mode: str | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
         **overrides: Any,
     ) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < 4:
-            raise ValueError(f"seat must be 0..3, got {seat!r}")
+        self.seat = int_arg(seat, "seat", 0, 3)
+        if not isinstance(control_partner, (bool, np.bool_)):
+            raise ValueError(f"control_partner must be True or False, got {control_partner!r}")
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
         if illegal_action not in ILLEGAL_ACTION:
             raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTION)}, got {illegal_action!r}")
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float, np.number)):
+            raise ValueError(f"illegal_reward must be a number, got {illegal_reward!r}")
         if render_mode == "rgb_array":
             # stable-baselines3's make_vec_env asks every env id for "rgb_array" by default
             gymnasium.logger.warn("ShuangkouEnv renders text only ('ansi', 'human'): render_mode='rgb_array' ignored")
             render_mode = None
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
-        self.variant = variant
-        self.seat = int(seat)
-        if not isinstance(control_partner, (bool, np.bool_)):
-            raise ValueError(f"control_partner must be True or False, got {control_partner!r}")
+        self.rules = rules_of(variant, **overrides)  # resolved once; its catalogue is the core's
+        self.variant = variant if isinstance(variant, str) else self.rules.name
         self.control_partner = bool(control_partner)
         self.learner_seats = (self.seat, self.seat ^ 2) if self.control_partner else (self.seat,)
         self.reward_mode = reward
         self.render_mode = render_mode
         self.illegal_action = illegal_action
-        self.overrides = dict(overrides)
+        self.illegal_reward = float(illegal_reward)
 
         if callable(opponents):
             self._opponent: Opponent | None = opponents
@@ -158,189 +164,169 @@ class ShuangkouEnv(gymnasium.Env):
             raise ValueError(f"opponents: a built-in bot name or a callable, got {opponents!r}")
         self.opponents = opponents
 
-        self._core: Any = None
-        self._core_seed = 0
-        self._closed = False
-        self._broken: str | None = None  # why the last step failed midway, until reset()
-        self._make_core(0)  # validates the variant, overrides and bots now
+        self._core = _core.VectorEnvCore(self.rules, 1, 0, 1, self._bots, self.reward_mode, True)
         self.num_actions = int(self._core.num_actions)
         self.observation_size = int(_core.observation_size())
-        self.catalogue = _catalogue(variant, **overrides)
+        self.catalogue = self.rules.catalogue
         self.observation_space = spaces.Box(-100.0, 100.0, (self.observation_size,), np.float32)
         self.action_space = spaces.Discrete(self.num_actions)
 
-        self._started = False  # reset() called at least once
-        self._needs_new_deal = True  # the core's current deal has been (partly) played: reset() deals anew
-        self._ended = False  # the last step ended a deal (the core is in the next one)
+        # "idle": reset() deals anew; "playing"; "ended": the deal just ended (the core
+        # holds the next deal of the sequence, untouched); "broken": an opponent callable
+        # raised mid-step; "closed".
+        self._phase = "idle"
+        self._why_broken = ""
+        self._actions: list[int] = []  # external actions of the current deal (for pickling)
         self._obs = np.zeros(self.observation_size, np.float32)
         self._mask = np.zeros(self.num_actions, np.int8)
         self._current = self.seat
-        self._deal_seed = 0
-        # Rendering: the mirror of the deal shown, and of the core's deal when it differs.
-        self._mirror = render_mode is not None
-        self._game: Game | None = None
-        self._next_game: Game | None = None
+        self._shown: Any = None  # the Game rendered (None: the core's current deal)
         self._result_line = ""
 
     # ------------------------------------------------------------------ core access
-    def _make_core(self, seed: int) -> None:
-        # Build first, then assign: a core that fails to build changes nothing.
-        core = _core.VectorEnvCore(self.variant, 1, int(seed), 1, self._bots, self.reward_mode, True, **self.overrides)
-        self._core, self._core_seed = core, int(seed)
-        self._mirror_dirty = True
-
-    def _current_deal_seed(self) -> int:
-        return int(_core.VectorEnvCore.episode_seed(self._core_seed, 0, int(self._core.episodes[0]) - 1))
-
     def _read_core(self) -> None:
         c = self._core
         self._obs = np.array(c.obs[0], dtype=np.float32, copy=True)
         self._mask = np.array(c.mask[0], dtype=np.int8, copy=True)
         self._current = int(c.current_player[0])
 
-    def _core_step(self, action: int) -> dict[str, Any] | None:
-        """Steps the core; returns the results of a deal it finished (else None)."""
+    def _deal_seed(self) -> np.uint64:
         c = self._core
-        c.step(np.array([action], dtype=np.int32))
-        self._mirror_dirty = True
-        if not c.dones[0]:
-            return None
-        res = c.finished_results([0])
-        return {
-            "rewards": np.array(c.rewards[0], dtype=np.float32, copy=True),
-            "final_scores": np.array(c.final_scores[0], dtype=np.int64, copy=True),
-            "outcome": _OUTCOMES[int(res["outcome"][0])],
-            "places": [int(x) for x in res["places"][0]],
-        }
+        return np.uint64(_core.VectorEnvCore.episode_seed(c.seed, 0, int(c.episodes[0]) - 1))
 
-    # ------------------------------------------------------------------ opponents
-    def _play_opponents(self) -> dict[str, Any] | None:
-        """Callable opponents act until a learner seat must act. The results of a deal
-        they end are returned, and the next deal is played up to the learner."""
-        ended = None
+    def _step_core(self, action: int) -> bool:
+        """Steps the core with one external action; True if that ended the deal."""
+        self._core.step(np.array([action], dtype=np.int32))
+        self._actions.append(action)
+        return bool(self._core.dones[0])
+
+    def _play_opponents(self) -> bool:
+        """Callable opponents act until a learner seat must act; True if they end the deal."""
         while self._opponent is not None and int(self._core.current_player[0]) not in self.learner_seats:
             seat = int(self._core.current_player[0])
             obs = np.array(self._core.obs[0], dtype=np.float32, copy=True)
             mask = np.array(self._core.mask[0], dtype=np.int8, copy=True)
-            a = _as_action(self._opponent(obs, mask, seat), f"opponents(...) for seat {seat}")
-            if not 0 <= a < self.num_actions or not mask[a]:
-                raise ValueError(f"opponents(...) chose action {a} for seat {seat}, which is not legal there")
-            finished = self._core_step(a)
-            self._mirror_action(seat, a)
-            if finished is not None:
-                ended = finished
-                self._mirror_new_deal()
-        return ended
-
-    def _run_opponents(self) -> dict[str, Any] | None:
-        """_play_opponents, marking the env unusable until reset() if the callable fails:
-        the deal would otherwise go on with the learner's next action at an opponent's seat."""
-        try:
-            return self._play_opponents()
-        except BaseException as e:
-            self._broken = f"{type(e).__name__}: {e}"
-            raise
+            try:
+                a = _as_action(self._opponent(obs, mask, seat), f"opponents(...) for seat {seat}")
+                if not 0 <= a < self.num_actions or not mask[a]:
+                    raise ValueError(f"opponents(...) chose action {a} for seat {seat}, which is not legal there")
+            except BaseException as e:
+                # The deal cannot go on: the learner's next action would land on this seat.
+                self._phase, self._why_broken = "broken", f"{type(e).__name__}: {e}"
+                raise
+            if self._step_core(a):
+                return True
+        return False
 
     # ------------------------------------------------------------------ gymnasium API
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        if self._closed:
+        if self._phase == "closed":
             raise RuntimeError("the env is closed: make a new one")
         if seed is not None:
             seed = int_arg(seed, "seed", 0, 2**64 - 1)  # before anything changes
         super().reset(seed=seed)
-        self._broken = None
-        fresh_core = seed is not None or not self._started or self._needs_new_deal
         if seed is not None:
-            self._make_core(seed)
-        elif fresh_core:
-            self._make_core(int(self.np_random.integers(0, np.iinfo(np.int64).max)))
-        # else: the last deal ended and the core already holds the next one: play that.
-        self._started = True
-        self._ended = False
-        if fresh_core:
-            self._mirror_reset()
-            self._run_opponents()  # cannot end a deal: the learner has not played yet
-        else:
-            self._mirror_promote()
-        self._needs_new_deal = True  # a reset() from here on deals anew (unless a deal ends first)
+            self._core.reset(seed)
+        elif self._phase != "ended":  # first call, mid-deal, after an illegal action or a failure
+            self._core.reset(int(self.np_random.integers(0, 2**63)))
+        # else: the core already holds the next deal of the sequence.
+        self._actions = []
+        self._shown = None
+        self._phase = "playing"
+        self._play_opponents()  # cannot end a deal: the learner has not played yet
         self._read_core()
-        self._mirror_sync()
-        self._deal_seed = self._current_deal_seed()
         if self.render_mode == "human":
             self._print()
         return self._obs.copy(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        if self._closed:
-            raise RuntimeError("the env is closed: make a new one")
-        if not self._started:
-            raise RuntimeError("call reset() before step()")
-        if self._broken is not None:
+        if self._phase != "playing":
             raise RuntimeError(
-                f"the last step stopped when the opponents callable raised ({self._broken}); "
-                "the deal cannot go on: call reset()"
+                {
+                    "closed": "the env is closed: make a new one",
+                    "idle": "call reset() before step()",
+                    "ended": "the deal is over: call reset() to start the next one",
+                    "broken": f"the last step stopped when the opponents callable raised ({self._why_broken}); "
+                    "the deal cannot go on: call reset()",
+                }[self._phase]
             )
-        if self._ended:  # stepping on after a terminated deal: the next deal is in place
-            self._ended = False
-            self._mirror_promote()
-        self._needs_new_deal = True  # a reset() from here on abandons this deal
         a = _as_action(action, "action")
         illegal = not 0 <= a < self.num_actions or not self._mask[a]
-        if illegal:
-            if self.illegal_action == "raise":
-                legal = np.flatnonzero(self._mask).tolist()
-                raise ValueError(
-                    f"action {a} is not legal for seat {self._current} "
-                    f"({'not an action id' if not 0 <= a < self.num_actions else 'legal ids: ' + str(legal)})"
-                )
-            a = int(self.np_random.choice(np.flatnonzero(self._mask)))
-        actor = self._current
-        finished = self._core_step(a)
-        self._mirror_action(actor, a)
-        if finished is not None:
-            self._mirror_new_deal()
-        more = self._run_opponents()
-        if finished is None:
-            finished = more
-        done = finished is not None
-        self._read_core()
-        self._mirror_sync()
-        finished_seed = self._deal_seed
-        self._deal_seed = self._current_deal_seed()
-        info_extra: dict[str, Any] = {}
-        reward = 0.0
-        if finished is not None:
-            reward = float(finished["rewards"][self.seat])
-            places = finished["places"]
-            result = "draw" if finished["outcome"] == "draw" else ("win" if places[0] % 2 == self.seat % 2 else "loss")
-            info_extra = {
-                "final_scores": finished["final_scores"],
-                "outcome": finished["outcome"],
-                "result": result,
-                "places": places,
-                "finished_deal_seed": finished_seed,
-            }
-            self._result_line = (
-                f"deal over: {finished['outcome']}, places {places}, learner team {result}, "
-                f"final scores {finished['final_scores'].tolist()}, reward {reward:g}"
+        if illegal and self.illegal_action == "raise":
+            legal = np.flatnonzero(self._mask).tolist()
+            raise ValueError(
+                f"action {a} is not legal for seat {self._current} "
+                f"({'not an action id' if not 0 <= a < self.num_actions else 'legal ids: ' + str(legal)}); "
+                "illegal_action='terminate' ends the deal instead, 'random' plays a random legal action"
             )
-            self._ended = True
-            self._needs_new_deal = False
-        info = self._info()
-        info.update(info_extra)
-        if illegal:
-            info["illegal_action"] = True
+        if illegal and self.illegal_action == "terminate":
+            warnings.warn(
+                f"ShuangkouEnv: illegal action {a} for seat {self._current}: the deal ends with reward "
+                f"{self.illegal_reward:g} (illegal_action='terminate')",
+                stacklevel=2,
+            )
+            self._phase = "idle"  # the deal is abandoned: reset() deals anew
+            self._result_line = f"deal ended: illegal action {a} by seat {self._current}"
+            self._shown = self._core.current_game(0) if self.render_mode else None
+            info = self._info(ended=True)
+            info["illegal_action"] = np.bool_(True)
+            obs = self._obs.copy()
+            self._mask[:] = 0
+            if self.render_mode == "human":
+                self._print()
+            return obs, self.illegal_reward, True, False, info
+        if illegal:  # "random"
+            a = int(self.np_random.choice(np.flatnonzero(self._mask)))
+        deal_seed = self._deal_seed()
+        ended = self._step_core(a) or self._play_opponents()
+        if not ended:
+            self._read_core()
+            info = self._info()
+            info["illegal_action"] = np.bool_(illegal)
+            if self.render_mode == "human":
+                self._print()
+            return self._obs.copy(), 0.0, False, False, info
+        return self._finish(deal_seed, illegal)
+
+    def _finish(self, deal_seed: np.uint64, illegal: bool) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        c = self._core
+        res = c.finished_results([0])
+        places = np.asarray(res["places"][0], dtype=np.int8)
+        outcome = np.int8(res["outcome"][0])
+        team_won = int(places[0]) % 2 == self.seat % 2
+        result = np.int8(0 if OUTCOMES[int(outcome)] == "draw" else (1 if team_won else -1))
+        reward = float(c.rewards[0][self.seat])
+        obs = np.array(c.final_obs[0, self.seat], dtype=np.float32, copy=True)
+        self._mask = np.zeros(self.num_actions, np.int8)
+        self._phase = "ended"
+        self._actions = []  # the core is at the next deal already, which has none yet
+        info = {
+            "action_mask": self._mask.copy(),
+            "current_player": np.int64(-1),
+            "deal_seed": deal_seed,
+            "final_scores": np.array(c.final_scores[0], dtype=np.int64, copy=True),
+            "outcome": outcome,
+            "places": places,
+            "result": result,
+            "illegal_action": np.bool_(illegal),
+        }
+        scores = info["final_scores"].tolist()
+        self._result_line = (
+            f"deal over: {OUTCOMES[int(outcome)]}, places {places.tolist()}, learner team "
+            f"{ {1: 'win', 0: 'draw', -1: 'loss'}[int(result)] }, final scores {scores}, reward {reward:g}"
+        )
+        self._shown = c.finished_game(0) if self.render_mode else None
         if self.render_mode == "human":
             self._print()
-        return self._obs.copy(), float(reward), bool(done), False, info
+        return obs, reward, True, False, info
 
-    def _info(self) -> dict[str, Any]:
+    def _info(self, ended: bool = False) -> dict[str, Any]:
         return {
-            "action_mask": self._mask.copy(),
-            "current_player": self._current,
-            "deal_seed": self._deal_seed,
+            "action_mask": self._mask.copy() if not ended else np.zeros(self.num_actions, np.int8),
+            "current_player": np.int64(-1 if ended else self._current),
+            "deal_seed": self._deal_seed(),
         }
 
     def action_masks(self) -> np.ndarray:
@@ -361,72 +347,49 @@ class ShuangkouEnv(gymnasium.Env):
         return None
 
     def close(self) -> None:
-        self._closed = True
-        self._core = None
-        self._game = self._next_game = None
+        self._phase = "closed"
 
-    # ------------------------------------------------------------------ rendering mirror
+    # ------------------------------------------------------------------ rendering
     def _render_text(self) -> str:
-        if self._game is None:
+        if self._phase in ("idle", "closed") and self._shown is None:
             return "(no deal yet: call reset())"
-        seat = self._current if (not self._ended and self._current in self.learner_seats) else self.seat
-        text = render_game(self._game, seat=seat)
-        if self._ended:
-            text += "\n" + self._result_line
-        return text
+        if self._shown is not None:  # a finished (or abandoned) deal
+            return render_game(self._shown, seat=self.seat) + "\n" + self._result_line
+        seat = self._current if self._current in self.learner_seats else self.seat
+        return render_game(self._core.current_game(0), seat=seat)
 
     def _print(self) -> None:
         print(self._render_text() + "\n")
 
-    def _live_game(self) -> Game | None:
-        return self._next_game if self._next_game is not None else self._game
+    # ------------------------------------------------------------------ copies and pickles
+    def __deepcopy__(self, memo: dict[int, Any]) -> ShuangkouEnv:
+        out = self.__class__.__new__(self.__class__)
+        memo[id(self)] = out
+        for k, v in self.__dict__.items():
+            if k == "_core":
+                out.__dict__[k] = v.copy()  # the C++ env, copied: it steps on independently
+            elif k in ("rules", "catalogue", "_opponent", "opponents"):
+                out.__dict__[k] = v  # immutable, or the caller's callable
+            else:
+                out.__dict__[k] = copy.deepcopy(v, memo)
+        return out
 
-    def _mirror_reset(self) -> None:
-        if self._mirror:
-            self._game = Game(self.variant, seed=self._current_deal_seed(), **self.overrides)
-            self._next_game = None
+    def __getstate__(self) -> dict[str, Any]:
+        state = {k: v for k, v in self.__dict__.items() if k not in ("_core", "catalogue", "_shown")}
+        c = self._core
+        state["_core_snapshot"] = (int(c.seed), int(c.episodes[0]) - 1)
+        return state
 
-    def _mirror_new_deal(self) -> None:
-        """The core has moved on to a new deal; the shown mirror keeps the finished one."""
-        if self._mirror:
-            self._next_game = Game(self.variant, seed=self._current_deal_seed(), **self.overrides)
-
-    def _mirror_promote(self) -> None:
-        if self._mirror and self._next_game is not None:
-            self._game, self._next_game = self._next_game, None
-
-    def _mirror_action(self, seat: int, action: int) -> None:
-        g = self._live_game()
-        if g is None or g.is_over():
-            return
-        if g.current_player() != seat:
-            raise RuntimeError(f"render mirror out of step: seat {seat} acted, the mirror expects {g.current_player()}")
-        if action == 0:
-            g.apply("pass")
-            return
-        for m in g.legal_moves():
-            if self.catalogue.id_of(m) == action:
-                g.apply(m)
-                return
-        raise RuntimeError(f"render mirror out of step: action {action} is not legal for seat {seat} there")
-
-    def _mirror_sync(self) -> None:
-        """Replays into the live mirror the bot moves the core made since the last
-        external move (the core keeps the last 8 actions of the current deal)."""
-        g = self._live_game()
-        if g is None or not self._mirror_dirty:
-            return
-        self._mirror_dirty = False
-        recent = self._core.recent_actions(0)
-        if len(recent) < 8:  # the whole deal so far
-            new = recent[len(g.history()) :]
-        else:  # the bot moves are those after the last move of an external seat
-            external = {s for s in range(4) if self._bots[s] is None}
-            last = max((i for i, (seat, _) in enumerate(recent) if seat in external), default=-1)
-            new = recent[last + 1 :]
-        for seat, play in new:
-            if g.current_player() != seat:
-                raise RuntimeError(
-                    f"render mirror out of step: seat {seat} acted, the mirror expects {g.current_player()}"
-                )
-            g.apply(play if play is not None else "pass")
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        seed, episode = state.pop("_core_snapshot")
+        self.__dict__.update(state)
+        self.catalogue = self.rules.catalogue
+        self._shown = None
+        core = _core.VectorEnvCore(self.rules, 1, seed, 1, self._bots, self.reward_mode, True)
+        # Replay the deal: its place in the seed's sequence, then the external actions.
+        if episode > 0:
+            core.start_at(0, episode)
+        self._core = core
+        actions, self._actions = self._actions, []
+        for a in actions:
+            self._step_core(a)
