@@ -83,7 +83,7 @@ def vector_steps(seconds: float, variant: str, threads: int, num_envs: int = 102
         counts = np.diff(off)
         actions = info["legal_ids"][off[:-1] + (rng.random(num_envs) * counts).astype(np.int64)]
         t = time.perf_counter()
-        _, _, _, info = env.step(actions)
+        info = env.step(actions)[-1]  # the same position in the 4-tuple of older versions and the 5-tuple
         in_step += time.perf_counter() - t
         steps += num_envs
     return steps, in_step

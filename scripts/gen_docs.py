@@ -33,7 +33,29 @@ def render() -> str:
     ]
     for s in sk._core.observation_layout():
         lines.append(f"| `{s['name']}` | {s['offset']} | {s['size']} | {s['meaning']} |")
+    extra = sk._core.state_layout()[len(sk._core.observation_layout()) :]
     lines += [
+        "",
+        "## Full-information state",
+        "",
+        f"`env.unwrapped.state()` of the PettingZoo env ({sk._core.state_size()} float32; "
+        "`shuangkou._core.encode_state(game, seat)` for a Game) is the observation above of the seat "
+        "to act, followed by every hand, for centralised critics and perfect-information training:",
+        "",
+        "| slice | offset | size | meaning |",
+        "| --- | ---: | ---: | --- |",
+    ]
+    for s in extra:
+        lines.append(f"| `{s['name']}` | {s['offset']} | {s['size']} | {s['meaning']} |")
+    lines += [
+        "",
+        "## Masks",
+        "",
+        "Observations and `info` carry the legal actions as int8 masks over the catalogue (1 = "
+        "legal), the form `gymnasium.spaces.Discrete.sample(mask=...)` takes; the Gymnasium env's "
+        "`action_masks()` returns the same as bool (sb3-contrib's MaskablePPO convention); "
+        "`VectorEnv` also gives the ragged `legal_ids` with `legal_offsets`, and `Game.legal_action_ids()` "
+        "the ids of one position.",
         "",
         "## Action catalogue",
         "",

@@ -76,8 +76,11 @@ void counts(CardCounts c, float* out, float scale = 1.0f / 8) {
 // --- observation ----------------------------------------------------------
 
 int observation_size() {
-  int n = 0;
-  for (const auto& s : kSlices) n += s.size;
+  static const int n = [] {
+    int total = 0;
+    for (const auto& s : kSlices) total += s.size;
+    return total;
+  }();
   return n;
 }
 

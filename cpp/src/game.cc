@@ -242,7 +242,7 @@ void Game::refresh_ids() const {
       id_moves_.push_back(kPass);
     }
     for (const Play& m : moves) {
-      const int id = c.id_of(m);
+      const int id = c.id_of(m);  // checked: a Game is not a hot path
       if (id <= ActionCatalogue::kPass)
         throw std::logic_error("internal error: the legal move " + m.cards.to_string() + " has no action id");
       ids_.push_back(id);

@@ -84,7 +84,7 @@ void VectorEnv::start_episode(int j) {
 
 void VectorEnv::push_recent(Env& e, int seat, const Play& p) {
   e.plays += !is_pass(p);
-  e.history.push_back({seat, p});
+  e.history.push_back({p.cards.bits(), static_cast<int8_t>(seat), static_cast<uint8_t>(p.kind)});
   if (e.recent_count == kRecentActions) {
     std::move(e.recent.begin() + 1, e.recent.end(), e.recent.begin());
     --e.recent_count;
@@ -109,20 +109,23 @@ void VectorEnv::finish(int j) {
   std::swap(e.history, e.last_history);  // the next deal reuses the other buffer
 }
 
-namespace {
-Game replay(const Rules& rules, uint64_t seed, const std::vector<Action>& history) {
-  Game g(rules, seed);
-  for (const Action& a : history) g.apply(a.play);
+Game VectorEnv::replay(uint64_t seed, const std::vector<Env::Recorded>& history) const {
+  Game g(options_.rules, seed);
+  for (const Env::Recorded& a : history) {
+    Play p = kPass;
+    if (a.cards) {
+      p.cards = CardCounts(a.cards);
+      p.kind = static_cast<Kind>(a.kind);
+    }
+    g.apply(p);
+  }
   return g;
 }
-}  // namespace
 
-Game VectorEnv::current_game(int env) const {
-  return replay(options_.rules, envs_.at(env).seed, envs_.at(env).history);
-}
+Game VectorEnv::current_game(int env) const { return replay(envs_.at(env).seed, envs_.at(env).history); }
 
 Game VectorEnv::finished_game(int env) const {
-  return replay(options_.rules, envs_.at(env).last_seed, envs_.at(env).last_history);
+  return replay(envs_.at(env).last_seed, envs_.at(env).last_history);
 }
 
 void VectorEnv::play_bots(int j, MoveList& scratch) {
@@ -156,6 +159,8 @@ void VectorEnv::refresh_legal(int j, MoveList& scratch) {
   e.state.legal_moves(options_.rules.variant(), scratch);
   e.legal.assign(scratch.begin(), scratch.end());
   if (e.state.can_pass()) e.legal.push_back(kPass);
+  e.legal_id.clear();  // (capacity kept: no allocation, no zero fill)
+  for (const Play& m : e.legal) e.legal_id.push_back(catalogue_.id_of_generated(m));
 }
 
 void VectorEnv::start_at(int j, int64_t episode) {
@@ -208,8 +213,8 @@ void VectorEnv::step(std::span<const int32_t> actions) {
   for (int j = 0; j < n; ++j) {
     const int a = actions[j];
     const Env& e = envs_[j];
-    for (int k = 0; k < static_cast<int>(e.legal.size()); ++k)
-      if (catalogue_.id_of(e.legal[k]) == a) {
+    for (int k = 0; k < static_cast<int>(e.legal_id.size()); ++k)
+      if (e.legal_id[k] == a) {
         chosen[j] = k;
         break;
       }
@@ -259,7 +264,7 @@ void VectorEnv::write_outputs() {
     if (mask) std::memset(mask, 0, static_cast<size_t>(actions));
     for (size_t k = 0; k < e.legal.size(); ++k) {
       const size_t row = static_cast<size_t>(legal_offsets[j]) + k;
-      const int id = catalogue_.id_of(e.legal[k]);
+      const int id = e.legal_id[k];
       legal_ids[row] = id;
       if (mask) mask[id] = 1;
       encode_move(e.legal[k], legal_features.data() + row * kMoveFeatureSize);

@@ -1,19 +1,31 @@
 """Batched environments stepped in C++: the fast path for learners.
 
     env = sk.VectorEnv(num_envs=1024, variant="baibian", seed=0)
-    obs, info = env.reset()
+    obs, info = env.reset(seed=0)
     while True:
         actions = my_policy(obs, info["action_mask"], info["current_player"])  # one id per env
-        obs, rewards, dones, info = env.step(actions)
+        obs, rewards, terminations, truncations, info = env.step(actions)
 
-Every env plays its own deals; the player to act in env j is info["current_player"][j]
-and the action (an id of the variant's catalogue, 0 = pass) is for that player.
-Observations, masks, rewards and done flags are numpy views of C++ buffers (no copy):
-they are overwritten by the next step, so copy what you keep. A finished deal reports
-its rewards (by seat) with done=True and the env moves on to its next deal (auto-reset);
-the observation is then the next deal's. info also holds DouZero-style legal-move
-features: rows legal_offsets[j]:legal_offsets[j+1] of legal_ids / legal_features belong to
-env j (the pass, when legal, is the last row).
+The shape of `gymnasium.vector.VectorEnv` (reset(seed=, options=) -> (obs, info);
+step(actions) -> (obs, rewards, terminations, truncations, info);
+single_observation_space, single_action_space, observation_space, action_space, close()),
+kept multi-agent: every env plays its own deals of four seats; the player to act in env j
+is info["current_player"][j] and the action (an id of the variant's catalogue, 0 = pass)
+is for that player; rewards are per seat, float32 [num_envs, 4].
+
+Autoreset: gymnasium's AutoresetMode.SAME_STEP. A finished deal reports its rewards (by
+seat) with terminations[j] True, and the env moves on to its next deal in the same step:
+the observation returned is the next deal's first; the finished deal's final observation,
+from each seat's view, is info["final_obs"][j] (float32 [num_envs, 4, obs_size], valid
+where info["_final_obs"][j]). truncations are always False (a deal always ends).
+
+Observations, masks, rewards and flags are numpy views of C++ buffers (no copy): they are
+overwritten by the next step, so copy what you keep. info also holds DouZero-style
+legal-move features: rows legal_offsets[j]:legal_offsets[j+1] of legal_ids /
+legal_features belong to env j (the pass, when legal, is the last row).
+
+One thread at a time: a second thread's step() or reset() while one runs raises
+RuntimeError (docs/errors.md).
 """
 
 from __future__ import annotations
@@ -25,6 +37,17 @@ import numpy as np
 
 from . import _core
 from ._args import int_arg
+
+DEFAULT_REWARD = "win"  # the reward default of every env of the package
+
+
+def _autoreset_mode() -> Any:
+    """gymnasium's AutoresetMode.SAME_STEP where gymnasium has it, else its name."""
+    try:
+        from gymnasium.vector import AutoresetMode
+    except ImportError:  # pragma: no cover - gymnasium is optional or older
+        return "same_step"
+    return AutoresetMode.SAME_STEP
 
 
 def _seat_bots(opponents: str | Sequence[str | None] | Mapping[int, str] | None) -> list[str | None]:
@@ -45,10 +68,10 @@ def _seat_bots(opponents: str | Sequence[str | None] | Mapping[int, str] | None)
 class VectorEnv:
     """num_envs deals stepped together in C++ (GIL released, OpenMP threads).
 
-    variant: a preset or a YAML file; overrides: any variant parameter.
+    variant: a preset, a YAML file or a Rules; overrides: any variant parameter.
     opponents: seats played inside C++ by built-in bots ({seat: "heuristic"} or a list
     of 4 with None for the seats you play); by default you play all four seats.
-    reward: "score" (deal score), "win" (+1/-1 by team, 0 for a draw) or "log".
+    reward: "win" (+1/-1 by team, 0 for a draw; the default), "score" (deal score) or "log".
     dense_mask: fill info["action_mask"] ([num_envs, num_actions] int8); the ragged
     info["legal_ids"] is always there.
     """
@@ -56,10 +79,10 @@ class VectorEnv:
     def __init__(
         self,
         num_envs: int = 1024,
-        variant: str = "baibian",
+        variant: Any = "baibian",
         seed: int = 0,
         num_threads: int | None = None,
-        reward: str = "score",
+        reward: str = DEFAULT_REWARD,
         opponents: Any = None,
         dense_mask: bool = True,
         **overrides: Any,
@@ -67,39 +90,74 @@ class VectorEnv:
         num_envs = int_arg(num_envs, "num_envs", 1, 1 << 24)
         num_threads = int_arg(num_threads or 0, "num_threads", 0, _core.MAX_THREADS, " (0 or None: every core)")
         seed = int_arg(seed, "seed", 0, 2**64 - 1)
-        self.variant = variant
+        self.rules = _core.Rules(variant, **overrides)  # resolved once; the core shares its catalogue
+        self.variant = variant if isinstance(variant, str) else self.rules.name
         self.seed = seed
         self._core = _core.VectorEnvCore(
-            variant, num_envs, seed, num_threads or 0, _seat_bots(opponents), reward, dense_mask, **overrides
+            self.rules, num_envs, seed, num_threads or 0, _seat_bots(opponents), reward, dense_mask
         )
         self.num_envs = num_envs
         self.num_actions = self._core.num_actions
         self.observation_size = _core.observation_size()
         self.observation_layout = _core.observation_layout()
-        self.catalogue = self._core.rules.catalogue  # the core's own (built once)
+        self.catalogue = self.rules.catalogue
+        self.closed = False
+        self._views()
+        self._truncations = np.zeros(num_envs, dtype=np.bool_)
+        self.metadata: dict[str, Any] = {"autoreset_mode": _autoreset_mode()}
+        self.autoreset_mode = self.metadata["autoreset_mode"]
+        try:
+            from gymnasium import spaces
+        except ImportError:  # pragma: no cover - gymnasium is optional
+            self.single_observation_space = self.single_action_space = None
+            self.observation_space = self.action_space = None
+        else:
+            self.single_observation_space = spaces.Box(-100.0, 100.0, (self.observation_size,), np.float32)
+            self.single_action_space = spaces.Discrete(self.num_actions)
+            self.observation_space = spaces.Box(-100.0, 100.0, (num_envs, self.observation_size), np.float32)
+            self.action_space = spaces.MultiDiscrete(np.full(num_envs, self.num_actions))
 
     @staticmethod
     def episode_seed(seed: int, env: int, episode: int) -> int:
         """The deal seed of episode `episode` (0-based) of env `env`: Game(variant, seed=...) deals it."""
         return _core.VectorEnvCore.episode_seed(seed, env, episode)
 
-    def _info(self) -> dict[str, Any]:
+    def _views(self) -> None:
+        """Numpy views of the core's fixed buffers, made once (the buffers never move)."""
         c = self._core
-        return {
+        self._obs, self._rewards, self._dones = c.obs, c.rewards, c.dones.view(np.bool_)
+        self._fixed_info = {
             "action_mask": c.mask,
             "current_player": c.current_player,
             "final_scores": c.final_scores,
             "episodes": c.episodes,
-            "legal_ids": c.legal_ids,
-            "legal_offsets": c.legal_offsets,
-            "legal_features": c.legal_features,
         }
+        self._final_obs = c.final_obs
 
-    def reset(self) -> tuple[np.ndarray, dict[str, Any]]:
-        self._core.reset()
-        return self._core.obs, self._info()
+    def _info(self, dones: np.ndarray | None = None) -> dict[str, Any]:
+        c = self._core
+        info = dict(self._fixed_info)
+        info["legal_ids"] = c.legal_ids  # new arrays each step (ragged)
+        info["legal_offsets"] = c.legal_offsets
+        info["legal_features"] = c.legal_features
+        if dones is not None:
+            info["final_obs"] = self._final_obs
+            info["_final_obs"] = dones
+        return info
 
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Starts episode 0 of every env: of the base seed given here, else of the last one
+        (so a plain reset() replays the same deals)."""
+        self._check_open()
+        if seed is not None:
+            self.seed = int_arg(seed, "seed", 0, 2**64 - 1)
+        self._core.reset(self.seed)
+        return self._obs, self._info()
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        self._check_open()
         a = np.asarray(actions)
         if a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
             raise ValueError(f"actions must be integers (action ids), got dtype {a.dtype}")
@@ -109,8 +167,16 @@ class VectorEnv:
             bad = int(np.argmax((a < 0) | (a >= self.num_actions)))
             raise ValueError(f"env {bad}: action {int(a[bad])} is not an action id (0..{self.num_actions - 1})")
         self._core.step(np.ascontiguousarray(a, dtype=np.int32))
-        c = self._core
-        return c.obs, c.rewards, c.dones.view(np.bool_), self._info()
+        return self._obs, self._rewards, self._dones, self._truncations, self._info(self._dones)
+
+    def close(self) -> None:
+        """Marks the env closed: later calls raise RuntimeError. (The C++ buffers are freed
+        with the object.)"""
+        self.closed = True
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise RuntimeError("the VectorEnv is closed: make a new one")
 
     def legal_actions(self, env: int) -> np.ndarray:
         """The legal action ids of env `env` (0..num_envs-1) this step."""

@@ -480,7 +480,7 @@ def test_vector_env_matches_aec(variant, reward):
             assert set(vec.legal_actions(j).tolist()) == set(np.flatnonzero(o["action_mask"]).tolist())
             assert info["episodes"][j] == finished[j] + 1
             actions[j] = rng.choice(np.flatnonzero(o["action_mask"]))
-        obs, rewards, dones, info = vec.step(actions)
+        obs, rewards, dones, _, info = vec.step(actions)
         obs, rewards, dones = obs.copy(), rewards.copy(), dones.copy()
         steps += 1
         for j, e in enumerate(envs):

@@ -498,3 +498,68 @@ def test_sb3_contrib_masking():
         masks = get_action_masks(venv)
         actions = np.array([int(np.flatnonzero(m)[-1]) for m in masks])
         venv.step(actions)
+
+
+# ---------------------------------------------------------------- standard clients
+@pytest.mark.parametrize("autoreset", ["NEXT_STEP", "SAME_STEP"])
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_gymnasium_vector_envs(kind, autoreset):
+    """Gymnasium's own vector envs over the env, in both autoreset modes: every info value
+    has a fixed dtype (deal seeds above int64 once overflowed), deals end and restart."""
+    mode = getattr(gym.vector.AutoresetMode, autoreset)
+    make = [lambda: gym.make(ENV_ID, variant="baibian", opponents="random") for _ in range(3)]
+    cls = gym.vector.SyncVectorEnv if kind == "sync" else gym.vector.AsyncVectorEnv
+    venv = cls(make, autoreset_mode=mode)
+    try:
+        obs, info = venv.reset(seed=[2**63 + 5, 7, 9])
+        assert obs.shape == (3, sk._core.observation_size())
+        assert info["deal_seed"].dtype == np.uint64 and info["action_mask"].dtype == np.int8
+        rng = np.random.default_rng(0)
+        ended = 0
+        for _ in range(400):
+            masks = info["action_mask"]
+            actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+            obs, rewards, terms, truncs, info = venv.step(actions)
+            ended += int(terms.sum())
+            assert not truncs.any()
+        assert ended >= 3
+    finally:
+        venv.close()
+
+
+def test_stable_baselines3_check_env():
+    env_checker = pytest.importorskip("stable_baselines3.common.env_checker")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env_checker.check_env(gym.make(ENV_ID).unwrapped)
+
+
+def test_unknown_keyword_is_a_type_error_that_is_also_a_value_error():
+    for make in (lambda: ShuangkouEnv(colour="red"), lambda: gym.make(ENV_ID, colour="red")):
+        with pytest.raises(TypeError, match="colour") as e:
+            make()
+        assert isinstance(e.value, ValueError)
+
+
+def test_pickle_and_deepcopy_play_on_independently():
+    import copy
+    import pickle
+
+    for opponents in ("heuristic", "callable"):
+        opp = (lambda o, m, s: int(np.flatnonzero(m)[0])) if opponents == "callable" else opponents
+        env = ShuangkouEnv("jj", opponents=opp)
+        act = masked_random(np.random.default_rng(1))
+        obs, info = env.reset(seed=4)
+        for _ in range(5):
+            obs, _, term, _, info = env.step(act(info["action_mask"]))
+        twins = [copy.deepcopy(env)] + ([pickle.loads(pickle.dumps(env))] if opponents == "heuristic" else [])
+        record = env._core.current_game(0).to_json()
+        for twin in twins:
+            assert twin._core.current_game(0).to_json() == record  # the same position
+            twin.step(int(np.flatnonzero(info["action_mask"])[-1]))
+            assert env._core.current_game(0).to_json() == record  # the original did not move
+        e2 = copy.deepcopy(env)
+        a = int(np.flatnonzero(info["action_mask"])[0])
+        r1, r2 = env.step(a), e2.step(a)
+        np.testing.assert_array_equal(r1[0], r2[0])
+        assert r1[1:3] == r2[1:3]

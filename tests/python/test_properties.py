@@ -540,7 +540,8 @@ def test_vector_env_step_with_random_actions(seed, variant, data):
         before = _venv_state(env)
         ok, out = attempt(env.step, actions)
         if ok:
-            obs, rewards, dones, info = out
+            obs, rewards, dones, truncs, info = out
+            assert not truncs.any()
             assert obs.shape == (env.num_envs, env.observation_size) and obs.dtype == np.float32
             assert rewards.shape == (env.num_envs, 4) and dones.shape == (env.num_envs,)
             assert dones.dtype == np.bool_

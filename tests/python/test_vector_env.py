@@ -19,7 +19,7 @@ def test_outputs_are_views_of_the_env_buffers():
     assert obs.shape == (64, sk._core.observation_size()) and obs.dtype == np.float32
     assert info["action_mask"].shape == (64, env.num_actions) and info["action_mask"].dtype == np.int8
     assert not obs.flags.owndata  # wraps the C++ buffer
-    obs2, _, _, info2 = env.step(random_actions(info, np.random.default_rng(0)))
+    obs2, _, _, _, info2 = env.step(random_actions(info, np.random.default_rng(0)))
     assert np.shares_memory(obs, obs2)  # the same buffer, rewritten in place
     # Mask rows and ragged ids agree; features have one row per legal move.
     off = info2["legal_offsets"]
@@ -65,7 +65,8 @@ def test_results_do_not_depend_on_threads_and_deals_auto_reset():
         rng = np.random.default_rng(5)
         trace = []
         for _ in range(300):
-            obs, rewards, dones, info = env.step(random_actions(info, rng))
+            obs, rewards, dones, truncs, info = env.step(random_actions(info, rng))
+            assert not truncs.any() and dones.dtype == np.bool_ and rewards.shape == (96, 4)
             trace.append((obs.copy(), rewards.copy(), dones.copy(), info["current_player"].copy()))
             for j in np.flatnonzero(dones):
                 assert rewards[j].tolist() in ([1, -1, 1, -1], [-1, 1, -1, 1], [0, 0, 0, 0])
@@ -95,3 +96,47 @@ def test_opponents_play_inside_and_episode_seeds_match_games():
         sk.VectorEnv(num_envs=2, reward="points")
     with pytest.raises(ValueError, match="unknown bot"):
         sk.VectorEnv(num_envs=2, opponents={1: "genius"})
+
+
+def test_gymnasium_vector_shape_final_observations_and_reset_seed():
+    gym = pytest.importorskip("gymnasium")
+    env = sk.VectorEnv(num_envs=32, variant="classic", seed=8)
+    assert env.single_observation_space.shape == (sk._core.observation_size(),)
+    assert env.single_action_space.n == env.num_actions
+    assert env.observation_space.shape == (32, sk._core.observation_size())
+    assert env.action_space.shape == (32,)
+    assert env.metadata["autoreset_mode"] == gym.vector.AutoresetMode.SAME_STEP
+    obs, info = env.reset(seed=11)
+    first = obs.copy()
+    # Mirror every env in its own Game, by action ids, to check the final observations.
+    games = [sk.Game("classic", seed=sk.VectorEnv.episode_seed(11, j, 0)) for j in range(32)]
+    rng = np.random.default_rng(3)
+    finished = 0
+    for _ in range(400):
+        actions = random_actions(info, rng)
+        for j, g in enumerate(games):
+            g.apply_action(int(actions[j]))
+        obs, rewards, terms, truncs, info = env.step(actions)
+        for j in np.flatnonzero(terms):
+            g = games[j]
+            assert g.is_over() and info["_final_obs"][j]
+            for seat in range(4):
+                np.testing.assert_array_equal(info["final_obs"][j, seat], sk._core.encode_observation(g, seat))
+            assert info["final_scores"][j].tolist() == g.scores()
+            games[j] = sk.Game("classic", seed=sk.VectorEnv.episode_seed(11, j, int(info["episodes"][j]) - 1))
+            finished += 1
+    assert finished > 10
+    # reset() replays the same deals; reset(seed=) changes them.
+    np.testing.assert_array_equal(env.reset()[0], first)
+    assert not np.array_equal(env.reset(seed=12)[0], first)
+    env.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        env.step(np.zeros(32, dtype=np.int64))
+
+
+def test_rules_resolved_once_and_shared():
+    rules = sk.Rules("qianbian_collect")
+    env = sk.VectorEnv(num_envs=2, variant=rules)
+    assert env.rules == rules and env.num_actions == rules.num_actions
+    with pytest.raises(TypeError, match="unknown keyword argument 'colour'"):
+        sk.VectorEnv(num_envs=2, colour="red")

@@ -26,6 +26,9 @@ class ActionCatalogue {
   // e.g. a 10-card bomb where max_bomb is 8). Checked: the id returned always
   // holds a pattern of the play's kind and reading.
   int id_of(const Play& p) const;
+  // The id of a move the generator made under this catalogue's variant (the
+  // hot path of the envs): the same answer as id_of, without its check.
+  int id_of_generated(const Play& p) const { return is_pass(p) ? kPass : index_of(p); }
   // The pattern of an id: kind and reading; `cards` equals the reading (the
   // natural cards a hand without wilds would play), except for joker-only
   // patterns, which hold their jokers. Id 0 is kPass.

@@ -112,11 +112,18 @@ class VectorEnv {
     std::array<Action, kRecentActions> recent{};
     int recent_count = 0;
     SplitMix64 rng{0};
-    std::vector<Play> legal;  // current player's moves (+ pass last when legal)
+    std::vector<Play> legal;        // current player's moves (+ pass last when legal)
+    std::vector<int32_t> legal_id;  // their action ids, computed once per position
     int leader = 0, plays = 0;
     DealResult last;
-    uint64_t seed = 0, last_seed = 0;           // deal seeds of the current and the last finished deal
-    std::vector<Action> history, last_history;  // every action of those deals
+    uint64_t seed = 0, last_seed = 0;  // deal seeds of the current and the last finished deal
+    // Every action of those deals, compact (16 bytes: the stepping path writes one per action).
+    struct Recorded {
+      uint64_t cards;  // CardCounts bits; 0 for a pass
+      int8_t seat;
+      uint8_t kind;
+    };
+    std::vector<Recorded> history, last_history;
   };
 
   void start_episode(int j);
@@ -128,6 +135,7 @@ class VectorEnv {
   void finish(int j);
   void refresh_legal(int j, MoveList& scratch);
   void write_outputs();
+  Game replay(uint64_t seed, const std::vector<Env::Recorded>& history) const;
 
   VectorEnvOptions options_;
   const ActionCatalogue& catalogue_;  // options_.rules' catalogue

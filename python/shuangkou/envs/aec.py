@@ -34,8 +34,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .. import _core
+from ..vector import DEFAULT_REWARD
 from .actions import rules_of
-from .gym_env import DEFAULT_REWARD
 from .render import render_game
 
 NUM_SEATS = 4

@@ -71,12 +71,12 @@ from gymnasium import spaces
 
 from .. import _core
 from .._args import int_arg
+from ..vector import DEFAULT_REWARD
 from .actions import rules_of
 from .render import render_game
 
 ENV_ID = "shuangkou/Shuangkou-v0"
 REWARDS = ("win", "score", "log")
-DEFAULT_REWARD = "win"  # the default of every env of the package
 ILLEGAL_ACTION = ("terminate", "raise", "random")
 OUTCOMES = ("double", "single", "draw")  # the codes of info["outcome"]
 
