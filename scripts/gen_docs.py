@@ -1,7 +1,11 @@
-"""Writes docs/observation.md from the C++ encoder's own layout and catalogue sizes.
+"""Writes what is generated from the C++ core's own tables, so it cannot drift:
 
-python scripts/gen_docs.py          # rewrite the file
-python scripts/gen_docs.py --check  # exit 1 if the file is out of date (tests run this)
+- docs/observation.md, from the encoder's layout and the catalogue sizes;
+- configs/variants/*.yaml, one config file per preset, from the parameter table;
+- the parameter table of README.md (between its params markers), from the same table.
+
+python scripts/gen_docs.py          # rewrite them
+python scripts/gen_docs.py --check  # exit 1 if any is out of date (tests run this)
 """
 
 from __future__ import annotations
@@ -11,7 +15,11 @@ from pathlib import Path
 
 import shuangkou as sk
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "observation.md"
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "observation.md"
+README = ROOT / "README.md"
+VARIANTS = ROOT / "configs" / "variants"
+BEGIN, END = "<!-- params:begin (scripts/gen_docs.py) -->", "<!-- params:end -->"
 
 
 def render() -> str:
@@ -86,15 +94,45 @@ def render() -> str:
     return "\n".join(lines)
 
 
+def params_table() -> str:
+    """The README's parameter table: every parameter, its values and each preset's value."""
+    presets = sk.preset_names()
+    lines = [BEGIN, "", "| parameter | values | " + " | ".join(presets) + " | meaning |"]
+    lines.append("| --- | --- | " + " | ".join("---" for _ in presets) + " | --- |")
+    for row in sk._core.param_table():
+        name = f"`{row['name']}`" + (" (alias `wild`)" if row["name"] == "wild_jokers" else "")
+        values = "bool" if row["allowed"] == "true, false" else row["allowed"]
+        cells = " | ".join(row["presets"][p] for p in presets)
+        lines.append(f"| {name} | {values} | {cells} | {row['description']} |")
+    lines += ["", END]
+    return "\n".join(lines)
+
+
+def readme_text() -> str:
+    text = README.read_text(encoding="utf-8")
+    start, end = text.index(BEGIN), text.index(END) + len(END)
+    return text[:start] + params_table() + text[end:]
+
+
+def outputs() -> dict[Path, str]:
+    out = {DOC: render(), README: readme_text()}
+    for name in sk.preset_names():
+        out[VARIANTS / f"{name}.yaml"] = sk._core.preset_yaml(name)
+    return out
+
+
 def main() -> int:
-    text = render()
-    if "--check" in sys.argv:
-        if not DOC.exists() or DOC.read_text(encoding="utf-8") != text:
-            print(f"{DOC} is out of date: run python scripts/gen_docs.py", file=sys.stderr)
-            return 1
-        return 0
-    DOC.write_text(text, encoding="utf-8")
-    print(f"wrote {DOC}")
+    stale = []
+    for path, text in outputs().items():
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            stale.append(path)
+            if "--check" not in sys.argv:
+                path.write_text(text, encoding="utf-8")
+                print(f"wrote {path.relative_to(ROOT)}")
+    if "--check" in sys.argv and stale:
+        names = ", ".join(str(p.relative_to(ROOT)) for p in stale)
+        print(f"out of date: {names}: run python scripts/gen_docs.py", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -1,5 +1,6 @@
 // Play, Rules and the card helpers.
 #include "rules_api.h"
+#include "shuangkou/config.h"
 
 namespace shuangkou_py {
 namespace {
@@ -10,6 +11,19 @@ std::string play_repr(const sk::Play& p) {
 }
 
 }  // namespace
+
+// The Rules docstring, its presets and parameters from their tables.
+const std::string& rules_doc() {
+  static const std::string doc = [] {
+    std::string presets, params;
+    for (const auto& p : sk::preset_names()) presets += (presets.empty() ? "" : ", ") + p;
+    for (const auto& p : sk::param_names()) params += (params.empty() ? "" : ", ") + p;
+    return "A resolved rule set: Rules(variant, **overrides). variant: a preset (" + presets +
+           "), the path of a YAML config file, or a Rules; overrides: any parameter (" + params +
+           "; docs/rules.md §13) by keyword, e.g. Rules('qianbian', max_bomb=10).";
+  }();
+  return doc;
+}
 
 void bind_rules(py::module_& m) {
   py::class_<sk::Play>(m, "Play", "A play: a card set with one reading (kind, key, stars).")
@@ -43,10 +57,7 @@ void bind_rules(py::module_& m) {
         return py::hash(py::make_tuple(static_cast<int>(p.kind), p.cards.bits(), p.reading.bits()));
       });
 
-  py::class_<PyRules>(m, "Rules",
-                      "Rules of one variant: Rules(preset, **overrides). Presets: classic, baibian, "
-                      "qianbian, qianbian_collect, jj; any docs/rules.md §13 parameter may be overridden "
-                      "by keyword, e.g. Rules('qianbian', max_bomb=10).")
+  py::class_<PyRules>(m, "Rules", rules_doc().c_str())
       .def(py::init<const py::handle&, const py::kwargs&>(), py::arg("variant") = "classic")
       .def_property_readonly("name", &PyRules::name)
       .def_property_readonly("params", &PyRules::params, "every variant parameter, as text")
@@ -115,6 +126,33 @@ void bind_rules(py::module_& m) {
       py::arg("cards"),
       "Validates a card string (\"10\" accepted for T) and returns it normalised: tokens "
       "low to high, jokers last.");
+  m.def(
+      "param_table",
+      [] {
+        py::list out;
+        for (const auto& name : sk::param_names()) {
+          py::dict row;
+          row["name"] = name;
+          row["allowed"] = sk::allowed_values(name);
+          row["description"] = std::string(sk::param_description(name));
+          py::dict presets;
+          for (const auto& pr : sk::preset_names())
+            for (const auto& [k, v] : sk::params(sk::preset(pr)))
+              if (k == name) presets[py::str(pr)] = v;
+          row["presets"] = presets;
+          out.append(row);
+        }
+        return out;
+      },
+      "The parameter table: every parameter's name, allowed values, description and value in each preset.");
+  m.def(
+      "preset_description", [](const std::string& name) { return std::string(sk::preset_description(name)); },
+      py::arg("name"));
+  m.def("preset_yaml", &sk::preset_yaml, py::arg("name"),
+        "The config file of a preset (configs/variants/NAME.yaml).");
+  m.def(
+      "variant_to_yaml", [](const PyRules& r) { return sk::variant_to_yaml(r.variant()); }, py::arg("rules"),
+      "A complete config file for a rule set.");
   m.def("preset_names", &sk::preset_names);
   m.def("param_names", &sk::param_names);
   m.attr("MAX_MOVES") = sk::kMaxMoves;

@@ -8,35 +8,6 @@
 namespace shuangkou {
 namespace {
 
-// What each parameter means, for the comments of `variant_to_yaml`. The
-// allowed values come from `allowed_values`, never from here.
-std::string_view describe(std::string_view name) {
-  static const std::map<std::string_view, std::string_view> kDescriptions = {
-      {"wild_jokers", "Which jokers are wild in a mixed set (docs/rules.md §3); BJ: big jokers only."},
-      {"max_bomb", "Largest count of one rank in a bomb, or in one rank of a chain bomb."},
-      {"chain_bomb", "Chain bombs of equal counts (X相Y连炸) are plays."},
-      {"uneven_chain", "Chain bombs whose counts differ (Z相Y连炸) are plays."},
-      {"uneven_star",
-       "Stars of an uneven chain bomb: its largest or smallest count + Y (unused without "
-       "uneven_chain)."},
-      {"three_kings", "Any three jokers form a bomb (三王炸)."},
-      {"bomb_order", "Bomb against bomb: by card count (classic) or by stars."},
-      {"tianwang", "Heavenly kings (天王): highest or lowest of the 7-star plays (stars order only)."},
-      {"first_lead", "Who leads the first trick of a deal (docs/rules.md §6)."},
-      {"team_formation",
-       "by_rule: the revealed-card rule may move seats; fixed: seats never move (docs/rules.md §6)."},
-      {"base_table", "Base points by outcome and place (docs/rules.md §9)."},
-      {"multiplier", "How the bombs played multiply the base score (docs/rules.md §10)."},
-      {"multiplier_from", "Whose bombs set the multiplier: the winning team's, or everyone's."},
-      {"contribution",
-       "Points for 6+-star bombs: none, to the player, or to player and partner (docs/rules.md §11)."},
-      {"collect_stars", "Star collection (docs/rules.md §12): star levels from several bombs, paid once."},
-      {"partner_visible", "双明: each player sees the partner's hand."},
-  };
-  const auto it = kDescriptions.find(name);
-  return it == kDescriptions.end() ? std::string_view() : it->second;
-}
-
 // "source:line: " (line 1-based), or "source: " where the line is unknown.
 std::string where(std::string_view source, int line) {
   std::string s(source);
@@ -116,6 +87,26 @@ bool is_variant_path(std::string_view s) {
   return s.find('/') != std::string_view::npos || s.ends_with(".yaml") || s.ends_with(".yml");
 }
 
+std::string preset_yaml(std::string_view name) {
+  // The preset's description, wrapped at 78 columns, above the whole file.
+  std::string header = "Preset \"" + std::string(name) + "\": " + std::string(preset_description(name));
+  std::string out, line = "#";
+  size_t start = 0;
+  while (start < header.size()) {
+    size_t end = header.find(' ', start);
+    if (end == std::string::npos) end = header.size();
+    const std::string word = header.substr(start, end - start);
+    if (line.size() > 1 && line.size() + 1 + word.size() > 78) {
+      out += line + "\n";
+      line = "#";
+    }
+    line += " " + word;
+    start = end + 1;
+  }
+  out += line + "\n#\n";
+  return out + variant_to_yaml(preset(name));
+}
+
 std::string variant_to_yaml(const Variant& v) {
   std::string out =
       "# Shuangkou variant (docs/rules.md §13). Every parameter must be given.\n"
@@ -123,7 +114,7 @@ std::string variant_to_yaml(const Variant& v) {
       "# and pass its path wherever a variant is asked for: sk.Rules(\"my.yaml\").\n";
   for (const auto& [name, value] : params(v)) {
     out += "\n";
-    if (const std::string_view d = describe(name); !d.empty()) out += "# " + std::string(d) + "\n";
+    out += "# " + std::string(param_description(name)) + "\n";
     out += "# Allowed: " + allowed_values(name) + ".\n";
     out += name + ": " + yaml_scalar(value) + "\n";
   }

@@ -28,7 +28,7 @@ Game Match::start_deal() {
   // (a player, who may have moved seats since) leads.
   int previous = -1;
   if (!results_.empty() && results_.back().outcome != Outcome::kDouble) {
-    const DealResult& last = results_.back();
+    const CreditedDeal& last = results_.back();
     previous = seat_of(last.player_in_seat[last.places[0]]);
   }
   Game g(variant_, derive_seed(seed_, results_.size()), previous);
@@ -42,7 +42,7 @@ void Match::next_deal() {
   if (!game_.state().is_over())
     throw std::invalid_argument("the current deal is not over: play it to the end before next_deal()");
   const DealScore score = game_.state().score(variant_);
-  DealResult r;
+  CreditedDeal r;
   r.player_in_seat = player_in_seat_;
   r.places = game_.state().places();
   r.outcome = score.outcome;

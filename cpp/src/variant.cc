@@ -69,29 +69,34 @@ bool parse_bool(std::string_view text, bool& out) {
   return false;
 }
 
-// A parameter: its name, allowed values, and how to read and write it.
+// A parameter: its name, allowed values, how to read and write it, and what
+// it means (one line). This table is the one owner of every parameter: config
+// files, their comments, the README's table and the docs are made from it
+// (scripts/gen_docs.py), and the presets' values are read through it.
 struct ParamSpec {
   std::string_view name;
   std::string (*allowed)();
   bool (*set)(Variant&, std::string_view);
   std::string (*get)(const Variant&);
+  std::string_view description;
 };
 
-#define SK_ENUM_PARAM(field, spec)                                                      \
+#define SK_ENUM_PARAM(field, spec, text)                                                \
   ParamSpec {                                                                           \
 #field, [] { return spec.allowed(); },                                                \
         [](Variant& v, std::string_view t) { return spec.parse(t, v.field); },            \
-        [](const Variant& v) { return std::string(spec.name(v.field)); } \
+        [](const Variant& v) { return std::string(spec.name(v.field)); }, text \
   }
-#define SK_BOOL_PARAM(field)                                                            \
+#define SK_BOOL_PARAM(field, text)                                                      \
   ParamSpec {                                                                           \
 #field, [] { return std::string("true, false"); },                                    \
         [](Variant& v, std::string_view t) { return parse_bool(t, v.field); },            \
-        [](const Variant& v) { return std::string(v.field ? "true" : "false"); } \
+        [](const Variant& v) { return std::string(v.field ? "true" : "false"); }, text \
   }
 
 const std::array<ParamSpec, 16> kParams = {
-    SK_ENUM_PARAM(wild_jokers, kWild),
+    SK_ENUM_PARAM(wild_jokers, kWild,
+                  "Which jokers are wild in a mixed set (docs/rules.md §3); BJ: big jokers only."),
     ParamSpec{"max_bomb", [] { return std::to_string(kMinMaxBomb) + ".." + std::to_string(kMaxMaxBomb); },
               [](Variant& v, std::string_view t) {
                 int n = 0;
@@ -101,21 +106,32 @@ const std::array<ParamSpec, 16> kParams = {
                 v.max_bomb = n;
                 return true;
               },
-              [](const Variant& v) { return std::to_string(v.max_bomb); }},
-    SK_BOOL_PARAM(chain_bomb),
-    SK_BOOL_PARAM(uneven_chain),
-    SK_ENUM_PARAM(uneven_star, kUnevenStar),
-    SK_BOOL_PARAM(three_kings),
-    SK_ENUM_PARAM(bomb_order, kBombOrder),
-    SK_ENUM_PARAM(tianwang, kTianwang),
-    SK_ENUM_PARAM(first_lead, kFirstLead),
-    SK_ENUM_PARAM(team_formation, kTeamFormation),
-    SK_ENUM_PARAM(base_table, kBaseTable),
-    SK_ENUM_PARAM(multiplier, kMultiplier),
-    SK_ENUM_PARAM(multiplier_from, kMultiplierFrom),
-    SK_ENUM_PARAM(contribution, kContribution),
-    SK_BOOL_PARAM(collect_stars),
-    SK_BOOL_PARAM(partner_visible),
+              [](const Variant& v) { return std::to_string(v.max_bomb); },
+              "Largest count of one rank in a bomb, or in one rank of a chain bomb."},
+    SK_BOOL_PARAM(chain_bomb, "Chain bombs of equal counts (X相Y连炸) are plays."),
+    SK_BOOL_PARAM(uneven_chain, "Chain bombs whose counts differ (Z相Y连炸) are plays."),
+    SK_ENUM_PARAM(
+        uneven_star, kUnevenStar,
+        "Stars of an uneven chain bomb: its largest or smallest count + Y (unused without uneven_chain)."),
+    SK_BOOL_PARAM(three_kings, "Any three jokers form a bomb (三王炸)."),
+    SK_ENUM_PARAM(bomb_order, kBombOrder, "Bomb against bomb: by card count (classic) or by stars."),
+    SK_ENUM_PARAM(tianwang, kTianwang,
+                  "Heavenly kings (天王): highest or lowest of the 7-star plays (stars order only)."),
+    SK_ENUM_PARAM(first_lead, kFirstLead, "Who leads the first trick of a deal (docs/rules.md §6)."),
+    SK_ENUM_PARAM(
+        team_formation, kTeamFormation,
+        "by_rule: the revealed-card rule may move seats; fixed: seats never move (docs/rules.md §6)."),
+    SK_ENUM_PARAM(base_table, kBaseTable, "Base points by outcome and place (docs/rules.md §9)."),
+    SK_ENUM_PARAM(multiplier, kMultiplier,
+                  "How the bombs played multiply the base score (docs/rules.md §10)."),
+    SK_ENUM_PARAM(multiplier_from, kMultiplierFrom,
+                  "Whose bombs set the multiplier: the winning team's, or everyone's."),
+    SK_ENUM_PARAM(
+        contribution, kContribution,
+        "Points for 6+-star bombs: none, to the player, or to player and partner (docs/rules.md §11)."),
+    SK_BOOL_PARAM(collect_stars,
+                  "Star collection (docs/rules.md §12): star levels from several bombs, paid once."),
+    SK_BOOL_PARAM(partner_visible, "双明: each player sees the partner's hand."),
 };
 #undef SK_ENUM_PARAM
 #undef SK_BOOL_PARAM
@@ -183,6 +199,33 @@ Variant make_jj() {
 }
 
 }  // namespace
+
+std::string_view preset_description(std::string_view name) {
+  const std::string n = lower(name);
+  if (n == "classic")
+    return "双扣: no wild cards, bombs ranked by card count, classic base table, multiplier from the "
+           "winners' biggest bomb.";
+  if (n == "baibian")
+    return "百变 / 火拼: big jokers wild, chain bombs, three-king bombs, bombs ranked by stars, bomb "
+           "contribution to the player.";
+  if (n == "qianbian")
+    return "千变: both jokers wild, uneven chain bombs (stars from the largest count), multiplier from all "
+           "bombs, team contribution.";
+  if (n == "qianbian_collect")
+    return "千变 with star collection (docs/rules.md §12): as qianbian, with bombs up to 12 cards, uneven "
+           "stars from the smallest count, heavenly kings lowest, a random first leader and collected stars.";
+  if (n == "jj")
+    return "JJ双扣: big jokers wild, chain bombs, JJ base table, every bomb multiplies the score, partner's "
+           "hand visible (双明).";
+  preset(name);  // throws the unknown-preset error
+  return {};
+}
+
+std::string_view param_description(std::string_view name) {
+  const ParamSpec* p = find_param(name);
+  if (!p) throw std::invalid_argument("unknown variant parameter '" + std::string(name) + "'");
+  return p->description;
+}
 
 const std::vector<std::string>& preset_names() {
   static const std::vector<std::string> names = {"classic", "baibian", "qianbian", "qianbian_collect", "jj"};

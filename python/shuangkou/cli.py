@@ -12,7 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import Rules, __version__, parse_cards, preset_names
+from . import Rules, __version__, _core, parse_cards, preset_names
 
 SAMPLE_HAND = "3 3 4 5 5 6 6 7 7 7 8 8 9 T T J Q Q K A A 2 2 2 2 SJ BJ"
 
@@ -174,7 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument(
         "--agents",
         default="random",
-        help="built-in bots (random, heuristic): one name for every seat, two comma-separated "
+        help="built-in bots (" + ", ".join(_core.bot_names()) + "): one name for every seat, two comma-separated "
         "for seats 0+2 and 1+3, or four, one per seat",
     )
     sp.add_argument("--seed", type=int, default=1, help="base seed")

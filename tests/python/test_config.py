@@ -197,3 +197,28 @@ def test_neither_preset_nor_path():
     msg = error_of(sk.Rules, "bai_bian")
     assert "unknown variant preset 'bai_bian'" in msg and "qianbian_collect" in msg and ".yaml" in msg
     assert "no/such/variant" in error_of(sk.Rules, "no/such/variant")
+
+
+def test_the_parameter_table_owns_every_parameter():
+    """One table (C++ variant.cc) gives every parameter's values, meaning and preset
+    values; the presets, the config files, the README and the docstrings agree with it."""
+    table = sk._core.param_table()
+    assert [row["name"] for row in table] == sk.param_names()
+    for row in table:
+        assert row["description"] and row["allowed"]
+        for preset, value in row["presets"].items():
+            assert sk.Rules(preset).params[row["name"]] == value
+            assert f"{row['name']}: {value}\n" in preset_text(preset)
+    doc = sk.Rules.__doc__
+    assert all(p in doc for p in sk.preset_names()) and all(p in doc for p in sk.param_names())
+
+
+# Parameters the observation does not encode, and why: who leads and whether seats move
+# are visible in the deal itself; partner_visible has a slice of its own.
+NOT_IN_THE_VARIANT_SLICE = {"first_lead", "team_formation", "partner_visible"}
+
+
+def test_every_parameter_is_in_the_observation_or_named_as_not_observed():
+    meaning = next(s["meaning"] for s in sk._core.observation_layout() if s["name"] == "variant")
+    for name in sk.param_names():
+        assert (name in meaning) != (name in NOT_IN_THE_VARIANT_SLICE), name

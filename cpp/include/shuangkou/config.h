@@ -56,5 +56,8 @@ bool is_variant_path(std::string_view preset_or_path);
 // with a comment on its meaning and allowed values. Read back (by any YAML
 // reader) it gives a Variant equal to `v`.
 std::string variant_to_yaml(const Variant& v);
+// The config file of a preset, as configs/variants/ holds it: its
+// description, then variant_to_yaml (scripts/gen_docs.py writes the files).
+std::string preset_yaml(std::string_view name);
 
 }  // namespace shuangkou

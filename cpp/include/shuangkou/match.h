@@ -40,13 +40,14 @@ class Match {
   // Cumulative points by player.
   const std::array<int64_t, kNumSeats>& totals() const { return totals_; }
 
-  struct DealResult {
+  // A deal as the match credited it (not the batch runners' DealResult).
+  struct CreditedDeal {
     std::array<int8_t, kNumSeats> player_in_seat;  // seating of that deal
     Places places;                                 // seats by place
     Outcome outcome;
     std::array<int64_t, kNumSeats> points_by_player;
   };
-  const std::vector<DealResult>& results() const { return results_; }
+  const std::vector<CreditedDeal>& results() const { return results_; }
 
   // The whole match as JSON (format "shuangkou-match/1": variant, seed,
   // deals, and every action of every deal so far); from_json replays it to
@@ -62,7 +63,7 @@ class Match {
   int num_deals_;
   std::array<int8_t, kNumSeats> player_in_seat_{0, 1, 2, 3};
   std::array<int64_t, kNumSeats> totals_{};
-  std::vector<DealResult> results_;
+  std::vector<CreditedDeal> results_;
   std::vector<std::vector<Action>> past_histories_;  // the actions of each credited deal
   Game game_;
 };

@@ -20,6 +20,9 @@ constexpr uint64_t derive_seed(uint64_t base, uint64_t index) {
   return mix64(base ^ mix64(index + 0x9E3779B97F4A7C15ULL));
 }
 
+// The agents' random stream of deal `deal_seed` (bots draw from it).
+constexpr uint64_t agent_seed(uint64_t deal_seed) { return mix64(deal_seed ^ 0xA6E47B07ULL); }
+
 class SplitMix64 {
  public:
   constexpr explicit SplitMix64(uint64_t seed = 0) : state_(seed) {}

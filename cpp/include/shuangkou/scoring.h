@@ -6,15 +6,10 @@
 #include <cstdint>
 #include <string_view>
 
+#include "shuangkou/seats.h"
 #include "shuangkou/variant.h"
 
 namespace shuangkou {
-
-inline constexpr int kNumSeats = 4;
-
-// Partners sit opposite: teams are {0, 2} and {1, 3}.
-constexpr int partner_of(int seat) { return seat ^ 2; }
-constexpr int team_of(int seat) { return seat & 1; }
 
 enum class Outcome : uint8_t { kDouble, kSingle, kDraw };
 std::string_view outcome_name(Outcome o);  // "double", "single", "draw"

@@ -11,6 +11,7 @@
 
 #include "shuangkou/bots.h"
 #include "shuangkou/game.h"
+#include "shuangkou/results.h"
 #include "shuangkou/scoring.h"
 #include "shuangkou/variant.h"
 
@@ -29,25 +30,6 @@ struct SelfPlayOptions {
   int64_t replays = 0;
   std::function<void(const std::vector<std::string>& records)> on_records;
 };
-
-// What the summary needs of one deal (80 bytes).
-struct DealResult {
-  std::array<int64_t, kNumSeats> scores{};
-  Places places{};
-  std::array<uint8_t, kNumSeats> bombs{};      // bombs played, by seat
-  std::array<uint8_t, kNumSeats> max_stars{};  // most stars of one bomb, by seat
-  std::array<uint8_t, 24> bombs_by_stars{};    // bombs of each star count (0..23)
-  uint16_t actions = 0;                        // plays and passes
-  uint16_t plays = 0;
-  Outcome outcome = Outcome::kDouble;
-  int8_t leader = 0;
-};
-
-// The result of a finished deal.
-DealResult make_deal_result(const Variant& v, const GameState& s, int leader, int plays);
-
-// The agents' random stream of deal `deal_seed`.
-constexpr uint64_t agent_seed(uint64_t deal_seed) { return mix64(deal_seed ^ 0xA6E47B07ULL); }
 
 // Plays one deal; if `record` is given, also writes its JSON record there.
 DealResult play_deal(const SelfPlayOptions& o, uint64_t index, MoveList& scratch,

@@ -76,5 +76,8 @@ std::vector<std::pair<std::string, std::string>> params(const Variant& v);
 // The parameter names, and the allowed values of one ("4..12" for max_bomb).
 const std::vector<std::string>& param_names();
 std::string allowed_values(std::string_view name);
+// One line on what a parameter means, and on what makes a preset.
+std::string_view param_description(std::string_view name);
+std::string_view preset_description(std::string_view name);
 
 }  // namespace shuangkou

@@ -18,21 +18,11 @@
 #include "shuangkou/bots.h"
 #include "shuangkou/encode.h"
 #include "shuangkou/game.h"
+#include "shuangkou/results.h"
+#include "shuangkou/rewards.h"
 #include "shuangkou/rules.h"
-#include "shuangkou/selfplay.h"
 
 namespace shuangkou {
-
-enum class RewardMode : uint8_t {
-  kScore,  // the deal score
-  kWin,    // +1 / -1 by team result, 0 for a draw (平扣)
-  kLog,    // sign(score) * log(1 + |score|)
-};
-
-// "score", "win", "log"; throws std::invalid_argument naming the allowed ones.
-RewardMode parse_reward_mode(std::string_view name);
-// The reward of `seat` for a finished deal.
-double deal_reward(RewardMode mode, const GameState& finished, const Variant& v, int seat);
 
 struct VectorEnvOptions {
   Rules rules;  // its catalogue is the env's action space (shared, not rebuilt)

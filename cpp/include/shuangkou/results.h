@@ -1,0 +1,31 @@
+// The result of one finished deal, as batch runners (self-play, the vector
+// env, the arena) keep it: scores, places, outcome, bombs, length.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "shuangkou/game.h"
+#include "shuangkou/scoring.h"
+#include "shuangkou/seats.h"
+#include "shuangkou/variant.h"
+
+namespace shuangkou {
+
+// What the summary needs of one deal (80 bytes).
+struct DealResult {
+  std::array<int64_t, kNumSeats> scores{};
+  Places places{};
+  std::array<uint8_t, kNumSeats> bombs{};      // bombs played, by seat
+  std::array<uint8_t, kNumSeats> max_stars{};  // most stars of one bomb, by seat
+  std::array<uint8_t, 24> bombs_by_stars{};    // bombs of each star count (0..23)
+  uint16_t actions = 0;                        // plays and passes
+  uint16_t plays = 0;
+  Outcome outcome = Outcome::kDouble;
+  int8_t leader = 0;
+};
+
+// The result of a finished deal.
+DealResult make_deal_result(const Variant& v, const GameState& s, int leader, int plays);
+
+}  // namespace shuangkou
