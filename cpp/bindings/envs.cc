@@ -47,7 +47,7 @@ class PyVectorEnv {
  public:
   PyVectorEnv(const py::handle& variant, int num_envs, const py::handle& seed, int threads,
               const std::vector<std::optional<std::string>>& bots, const std::string& reward, bool dense_mask,
-              const py::kwargs& overrides) {
+              int64_t deals, const py::kwargs& overrides) {
     sk::VectorEnvOptions o;
     o.rules = make_rules(variant, overrides);
     o.num_envs = num_envs;
@@ -59,6 +59,9 @@ class PyVectorEnv {
       o.bots[s] = bots[s] ? static_cast<int>(sk::parse_bot(*bots[s])) : -1;
     o.reward = sk::parse_reward_mode(reward);
     o.dense_mask = dense_mask;
+    if (deals < -1)
+      throw py::value_error("deals must be -1 (endless) or a count >= 0, got " + std::to_string(deals));
+    o.deals = deals;
     {
       py::gil_scoped_release release;
       env_ = std::make_unique<sk::VectorEnv>(o);
@@ -241,10 +244,18 @@ void bind_envs(py::module_& m) {
 
   py::class_<PyVectorEnv>(m, "VectorEnvCore", "The C++ vector env (see shuangkou.VectorEnv).")
       .def(py::init<const py::handle&, int, const py::handle&, int,
-                    const std::vector<std::optional<std::string>>&, const std::string&, bool,
+                    const std::vector<std::optional<std::string>>&, const std::string&, bool, int64_t,
                     const py::kwargs&>(),
            py::arg("variant"), py::arg("num_envs"), py::arg("seed"), py::arg("threads"), py::arg("bots"),
-           py::arg("reward"), py::arg("dense_mask"))
+           py::arg("reward"), py::arg("dense_mask"), py::arg("deals") = -1)
+      .def(
+          "finished_indices",
+          [](PyVectorEnv& e, const std::vector<int>& envs) {
+            std::vector<int64_t> out;
+            for (int j : envs) out.push_back(e.env().last_index(env_index(e, j)));
+            return out;
+          },
+          py::arg("envs"), "`deals` mode: the deal index of the deal each of these envs finished last.")
       .def("reset", &PyVectorEnv::reset, py::arg("seed") = py::none(),
            "Starts episode 0 of every env; with a seed, of that base seed from now on.")
       .def_property_readonly("seed", [](PyVectorEnv& e) { return e.env().seed(); })

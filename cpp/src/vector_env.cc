@@ -47,7 +47,8 @@ VectorEnv::VectorEnv(const VectorEnvOptions& o)
 
 void VectorEnv::start_episode(int j) {
   Env& e = envs_[j];
-  const uint64_t seed = episode_seed(options_.seed, j, episodes_[j]);
+  const uint64_t seed = options_.deals >= 0 ? derive_seed(options_.seed, static_cast<uint64_t>(e.index))
+                                            : episode_seed(options_.seed, j, episodes_[j]);
   DealSetup setup;
   e.state = GameState::deal(options_.rules.variant(), seed, -1, &setup);
   e.rng = SplitMix64(agent_seed(seed));
@@ -83,6 +84,7 @@ void VectorEnv::finish(int j) {
     encode_observation(options_.rules.variant(), e.state, recent, s,
                        final_obs_.data() + (static_cast<size_t>(j) * kNumSeats + s) * observation_size());
   e.last_seed = e.seed;
+  e.last_index = e.index;
   std::swap(e.history, e.last_history);  // the next deal reuses the other buffer
 }
 
@@ -110,6 +112,10 @@ void VectorEnv::play_bots(int j, MoveList& scratch) {
   while (true) {
     if (e.state.is_over()) {
       finish(j);
+      if (options_.deals >= 0) {  // the next deal is given out in env order, after this pass
+        e.pending = true;
+        return;
+      }
       start_episode(j);
       continue;  // a new deal may open with bots to play
     }
@@ -158,16 +164,60 @@ void VectorEnv::reset(uint64_t seed) {
   reset();
 }
 
+void VectorEnv::deal_pending() {
+  const int n = num_envs();
+  bool any = false;
+  for (int j = 0; j < n; ++j) {
+    Env& e = envs_[j];
+    if (!e.pending) continue;
+    e.pending = false;
+    if (next_deal_ < options_.deals) {
+      e.index = next_deal_++;
+      any = true;
+    } else {
+      e.idle = true;
+      e.legal.clear();
+      e.legal_id.clear();
+    }
+  }
+  if (!any) return;
+#pragma omp parallel num_threads(threads_)
+  {
+    MoveList scratch;
+#pragma omp for schedule(dynamic, 16)
+    for (int j = 0; j < n; ++j) {
+      Env& e = envs_[j];
+      if (e.idle || e.state.is_over() == false) continue;
+      start_episode(j);
+      play_bots(j, scratch);  // cannot end the deal: an external seat holds 27 cards
+      refresh_legal(j, scratch);
+    }
+  }
+}
+
 void VectorEnv::reset() {
   std::fill(dones_.begin(), dones_.end(), 0);
   std::fill(rewards_.begin(), rewards_.end(), 0.0f);
   std::fill(episodes_.begin(), episodes_.end(), 0);
   const int n = num_envs();
+  next_deal_ = 0;
+  for (int j = 0; j < n; ++j) {
+    Env& e = envs_[j];
+    e.pending = false;
+    e.idle = options_.deals >= 0 && j >= options_.deals;
+    e.index = options_.deals >= 0 && !e.idle ? next_deal_++ : -1;
+    e.last_index = -1;
+    if (e.idle) {
+      e.legal.clear();
+      e.legal_id.clear();
+    }
+  }
 #pragma omp parallel num_threads(threads_)
   {
     MoveList scratch;
 #pragma omp for schedule(static)
     for (int j = 0; j < n; ++j) {
+      if (envs_[j].idle) continue;
       start_episode(j);
       play_bots(j, scratch);
       refresh_legal(j, scratch);
@@ -190,6 +240,7 @@ void VectorEnv::step(std::span<const int32_t> actions) {
   for (int j = 0; j < n; ++j) {
     const int a = actions[j];
     const Env& e = envs_[j];
+    if (e.idle) continue;  // `deals` mode, nothing left to play: the action is ignored
     for (int k = 0; k < static_cast<int>(e.legal_id.size()); ++k)
       if (e.legal_id[k] == a) {
         chosen[j] = k;
@@ -212,10 +263,12 @@ void VectorEnv::step(std::span<const int32_t> actions) {
     MoveList scratch;
 #pragma omp for schedule(dynamic, 16)
     for (int j = 0; j < n; ++j) {
+      if (envs_[j].idle) continue;
       advance(j, envs_[j].legal[chosen[j]], scratch);
-      refresh_legal(j, scratch);
+      if (!envs_[j].pending) refresh_legal(j, scratch);
     }
   }
+  if (options_.deals >= 0) deal_pending();
   write_outputs();
 }
 
@@ -232,11 +285,14 @@ void VectorEnv::write_outputs() {
 #pragma omp parallel for num_threads(threads_) schedule(static)
   for (int j = 0; j < n; ++j) {
     const Env& e = envs_[j];
-    const int seat = e.state.current_player();
+    const int seat = e.idle ? -1 : e.state.current_player();
     current_[j] = static_cast<int8_t>(seat);
-    encode_observation(options_.rules.variant(), e.state,
-                       std::span<const Action>(e.recent.data(), e.recent_count), seat,
-                       obs_.data() + static_cast<size_t>(j) * obs_size);
+    float* o = obs_.data() + static_cast<size_t>(j) * obs_size;
+    if (e.idle)
+      std::fill(o, o + obs_size, 0.0f);
+    else
+      encode_observation(options_.rules.variant(), e.state,
+                         std::span<const Action>(e.recent.data(), e.recent_count), seat, o);
     int8_t* mask = options_.dense_mask ? mask_.data() + static_cast<size_t>(j) * actions : nullptr;
     if (mask) std::memset(mask, 0, static_cast<size_t>(actions));
     for (size_t k = 0; k < e.legal.size(); ++k) {

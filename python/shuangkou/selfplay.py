@@ -131,7 +131,7 @@ class ReplayWriter:
 
 
 def selfplay(
-    variant: str = "baibian",
+    variant: Any = "baibian",
     games: int = 1000,
     agents: str | Sequence[str] = "random",
     threads: int | None = None,
@@ -152,13 +152,16 @@ def selfplay(
 
     With callables among the agents, `batch` deals run side by side in a vector env
     (built-in seats still play inside C++); each callable is called once per step with
-    every decision of its seats across the batch. The deals are then the episodes of
-    that vector env (seeded from `seed`), taken in the order they finish.
+    every decision of its seats across the batch. Deal i is still dealt from (seed, i),
+    and the built-in seats play it as the C++ runner does, so the results do not depend
+    on `batch` or `threads` for agents that decide from their inputs alone (a callable
+    that draws from its own random stream sees its calls in a batch-dependent order).
     """
     games = int_arg(games, "games", 1, 2**62)
     check_memory(games)
     threads = int_arg(0 if threads is None else threads, "threads", 0, _core.MAX_THREADS, " (0: every core)")
     seed = int_arg(seed, "seed", 0, 2**64 - 1)
+    rules = _core.Rules(variant, **overrides)  # resolved once (a bad variant fails here)
     names = seat_agents(agents)
     if replays == "all":
         replays_n = -1
@@ -177,7 +180,7 @@ def selfplay(
         writer = ReplayWriter(replay_path) if replays_n else None
         try:
             arrays = _core.run_selfplay(
-                variant,
+                rules,
                 games,
                 names,
                 threads=threads,
@@ -185,7 +188,6 @@ def selfplay(
                 replays=replays_n,
                 on_records=writer.write if writer else None,
                 progress=report,
-                **overrides,
             )
         finally:
             if writer:
@@ -193,13 +195,13 @@ def selfplay(
     else:
         if replays_n:
             raise ValueError("replays are recorded for built-in agents only")
-        arrays = _selfplay_batched(variant, games, names, threads, seed, batch, report, overrides)
+        arrays = _selfplay_batched(rules, games, names, threads, seed, batch, report)
     elapsed = time.perf_counter() - start
-    params = _core.Rules(variant, **overrides).params
+    params = rules.params
     labels = [agent_label(a) for a in names]
     summary = summarize(arrays, labels, elapsed)
     summary = {
-        "variant": variant,
+        "variant": variant if isinstance(variant, str) else rules.name,
         "params": params,
         "games_requested": games,
         "seed": seed,
@@ -213,21 +215,23 @@ def selfplay(
 
 
 def _selfplay_batched(
-    variant: str,
+    rules: _core.Rules,
     games: int,
     agents: list[Agent],
     threads: int,
     seed: int,
     batch: int,
     report: Callable[[int], bool],
-    overrides: dict[str, Any],
 ) -> dict[str, np.ndarray]:
-    """Self-play with callables: a vector env whose callable seats are external."""
+    """Self-play with callables: a vector env whose callable seats are external, playing
+    deals 0..games-1 of `seed`; the result arrays are in deal order."""
     batch = int_arg(batch, "batch", 1)
     bots = [a if isinstance(a, str) else None for a in agents]
-    core = _core.VectorEnvCore(variant, min(batch, games), seed, threads, bots, "score", True, **overrides)
+    # `deals` mode: the envs together play deals 0..games-1 of `seed`, each dealt and
+    # played (bots included) exactly as in the C++ runner, whatever the batch size.
+    core = _core.VectorEnvCore(rules, min(batch, games), seed, threads, bots, "score", True, games)
     core.reset()
-    parts: list[dict[str, np.ndarray]] = []
+    parts: list[tuple[np.ndarray, dict[str, np.ndarray]]] = []  # (deal indices, their results)
     collected = 0
     next_report = 8192
     while collected < games:
@@ -237,27 +241,29 @@ def _selfplay_batched(
             agent = agents[seat]
             if isinstance(agent, str):
                 continue
-            rows = np.flatnonzero(seats == seat)
+            rows = np.flatnonzero(seats == seat)  # idle envs (-1) are nobody's
             if len(rows):
                 chosen = np.asarray(agent(core.obs[rows], core.mask[rows], seats[rows].copy()))
                 actions[rows] = checked_actions(chosen, len(rows), core.num_actions, f"agent of seat {seat}")
         core.step(actions)
         done = np.flatnonzero(core.dones)
         if len(done):
-            done = done[: games - collected]
-            parts.append(core.finished_results(done.tolist()))
+            parts.append((np.asarray(core.finished_indices(done.tolist())), core.finished_results(done.tolist())))
             collected += len(done)
             if collected >= next_report or collected >= games:
                 next_report += 8192
                 if not report(collected):
                     break
-    keys = parts[0].keys() if parts else core.finished_results([]).keys()
+    empty = core.finished_results([])
+    if not parts:
+        return empty
+    order = np.argsort(np.concatenate([ix for ix, _ in parts]), kind="stable")
     out = {}
-    for k in keys:
+    for k in empty:
         if k == "bombs_by_stars":
-            out[k] = np.sum([p[k] for p in parts], axis=0) if parts else np.zeros(24, dtype=np.int64)
+            out[k] = np.sum([r[k] for _, r in parts], axis=0)
         else:
-            out[k] = np.concatenate([p[k] for p in parts]) if parts else core.finished_results([])[k]
+            out[k] = np.concatenate([r[k] for _, r in parts])[order]  # by deal index
     return out
 
 

@@ -142,3 +142,16 @@ def test_cli_errors_and_help():
     assert p.returncode == 0 and "--replays" in p.stdout and "--agents" in p.stdout
     p = run_cli("moves", "--hand", "5 5 X")
     assert p.returncode == 2 and "'X'" in p.stderr
+
+
+def test_callables_give_the_same_results_for_any_batch_and_thread_count():
+    def highest_legal(obs, mask, seats):  # decides from its inputs alone
+        return (mask * np.arange(mask.shape[1])).argmax(axis=1)
+
+    runs = [
+        sk.selfplay(variant="qianbian", agents=[highest_legal, "heuristic"], games=150, seed=9, batch=b, threads=t)
+        for b, t in ((1, 1), (5, 2), (64, 1), (1024, 2))
+    ]
+    for r in runs[1:]:
+        for k in ("scores", "places", "outcome", "bombs", "actions"):
+            np.testing.assert_array_equal(r.arrays[k], runs[0].arrays[k], err_msg=k)

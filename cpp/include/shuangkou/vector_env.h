@@ -33,6 +33,14 @@ struct VectorEnvOptions {
   std::array<int, kNumSeats> bots{-1, -1, -1, -1};
   RewardMode reward = RewardMode::kScore;
   bool dense_mask = true;  // fill the [num_envs, num_actions] mask
+  // -1: each env plays its own endless sequence of deals (episode_seed).
+  // n >= 0: the envs together play deals 0..n-1 of `seed`, deal i dealt from
+  // derive_seed(seed, i) with its bots' stream seeded as in self-play, so
+  // each deal plays out the same for any number of envs or threads (given
+  // agents that decide from the observation alone). Envs take the next deal
+  // in env order as they finish; with none left an env is idle: its current
+  // player is -1, it has no legal moves and step() ignores its action.
+  int64_t deals = -1;
 };
 
 class VectorEnv {
@@ -88,8 +96,11 @@ class VectorEnv {
   std::span<const Action> recent(int env) const {
     return {envs_[env].recent.data(), static_cast<size_t>(envs_[env].recent_count)};
   }
-  // The result of the deal env j finished last (meaningful where dones()[j]).
+  // The result of the deal env j finished last (meaningful where dones()[j]),
+  // and its index in `deals` mode (-1 otherwise).
   const DealResult& last_result(int env) const { return envs_[env].last; }
+  int64_t last_index(int env) const { return envs_[env].last_index; }
+  bool idle(int env) const { return envs_[env].idle; }
   // Env j's current deal, and the deal it finished last (where dones()[j]),
   // as Games with their full record, replayed from the deal seed and the
   // actions (for rendering and to_json; not on the stepping path).
@@ -106,7 +117,10 @@ class VectorEnv {
     std::vector<int32_t> legal_id;  // their action ids, computed once per position
     int leader = 0, plays = 0;
     DealResult last;
-    uint64_t seed = 0, last_seed = 0;  // deal seeds of the current and the last finished deal
+    uint64_t seed = 0, last_seed = 0;     // deal seeds of the current and the last finished deal
+    int64_t index = -1, last_index = -1;  // their indices in `deals` mode
+    bool idle = false;                    // `deals` mode: no deal left for this env
+    bool pending = false;                 // `deals` mode: finished, waiting for its next deal
     // Every action of those deals, compact (16 bytes: the stepping path writes one per action).
     struct Recorded {
       uint64_t cards;  // CardCounts bits; 0 for a pass
@@ -125,6 +139,8 @@ class VectorEnv {
   void finish(int j);
   void refresh_legal(int j, MoveList& scratch);
   void write_outputs();
+  // `deals` mode: gives the envs that finished their next deals, in env order.
+  void deal_pending();
   Game replay(uint64_t seed, const std::vector<Env::Recorded>& history) const;
 
   VectorEnvOptions options_;
@@ -140,6 +156,7 @@ class VectorEnv {
   std::vector<int64_t> episodes_;
   std::vector<float> final_obs_;
   std::vector<int> chosen_;  // step(): the legal-move index each env plays
+  int64_t next_deal_ = 0;    // `deals` mode: the next deal to give out
 };
 
 }  // namespace shuangkou
