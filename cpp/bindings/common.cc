@@ -125,11 +125,13 @@ sk::Rules with_overrides(std::string label, sk::Variant v, const py::kwargs& ove
         std::string known;
         for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
         const py::object error = py::module_::import("shuangkou.errors").attr("UnknownArgumentError");
-        PyErr_SetString(error.ptr(), ("unknown keyword argument '" + k +
-                                      "': not an argument of this call nor a variant parameter (variant "
-                                      "parameters: " +
-                                      known + ")")
-                                         .c_str());
+        // Python's own wording first: tools that probe signatures look for it.
+        const std::string msg =
+            "got an unexpected keyword argument '" + k +
+            "' (unknown: neither an argument of this call nor a variant parameter; variant "
+            "parameters: " +
+            known + ")";
+        PyErr_SetString(error.ptr(), msg.c_str());
         throw py::error_already_set();
       }
       sk::set_param(v, k, override_text(k, value));

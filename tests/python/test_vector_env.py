@@ -138,5 +138,5 @@ def test_rules_resolved_once_and_shared():
     rules = sk.Rules("qianbian_collect")
     env = sk.VectorEnv(num_envs=2, variant=rules)
     assert env.rules == rules and env.num_actions == rules.num_actions
-    with pytest.raises(TypeError, match="unknown keyword argument 'colour'"):
+    with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
         sk.VectorEnv(num_envs=2, colour="red")

@@ -274,14 +274,15 @@ class raw_env(AECEnv):
 
 
 def env(
-    variant: str = "baibian",
+    variant: Any = "baibian",
     render_mode: str | None = None,
-    reward: str = "score",
+    reward: str = DEFAULT_REWARD,
     render_lang: str = "en",
     **overrides: Any,
 ) -> AECEnv:
     """The AEC env wrapped for safe use: out-of-range actions assert, calls out of order raise.
-    Illegal (masked-out) ids raise ValueError from the env itself."""
+    Illegal (masked-out) ids end the deal with a penalty by default (illegal_action=
+    "terminate", as PettingZoo's classic envs); illegal_action="raise" raises ValueError."""
     e: AECEnv = raw_env(variant=variant, render_mode=render_mode, reward=reward, render_lang=render_lang, **overrides)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)

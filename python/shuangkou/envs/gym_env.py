@@ -43,7 +43,7 @@ end), `current_player` (int64; -1 at the end) and `deal_seed` (uint64, the deal'
 seed: `sk.Game(variant, seed=...)` deals it); at the end also `final_scores` (int64
 [4], by seat), `outcome` (int8: 0 double 双扣, 1 single 单扣, 2 draw 平扣), `places`
 (int8 [4], seats by finishing place), `result` (int8: +1 win, 0 draw, -1 loss for the
-learner's team) and `illegal_action` (bool).
+learner's team) and `illegal_action` (a 0-d bool array, so vector envs batch it as bool).
 
 Deals: `reset(seed=s)` starts the sequence of seed s: the k-th deal (k = 0, 1, ...)
 is dealt from `shuangkou.VectorEnv.episode_seed(s, 0, k)`. A `reset()` without a seed
@@ -271,7 +271,7 @@ class ShuangkouEnv(gymnasium.Env):
             self._result_line = f"deal ended: illegal action {a} by seat {self._current}"
             self._shown = self._core.current_game(0) if self.render_mode else None
             info = self._info(ended=True)
-            info["illegal_action"] = np.bool_(True)
+            info["illegal_action"] = np.array(True)
             obs = self._obs.copy()
             self._mask[:] = 0
             if self.render_mode == "human":
@@ -284,7 +284,7 @@ class ShuangkouEnv(gymnasium.Env):
         if not ended:
             self._read_core()
             info = self._info()
-            info["illegal_action"] = np.bool_(illegal)
+            info["illegal_action"] = np.array(illegal)
             if self.render_mode == "human":
                 self._print()
             return self._obs.copy(), 0.0, False, False, info
@@ -310,7 +310,7 @@ class ShuangkouEnv(gymnasium.Env):
             "outcome": outcome,
             "places": places,
             "result": result,
-            "illegal_action": np.bool_(illegal),
+            "illegal_action": np.array(illegal),
         }
         scores = info["final_scores"].tolist()
         self._result_line = (
