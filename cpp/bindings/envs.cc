@@ -135,6 +135,20 @@ class PyVectorEnv {
   std::atomic<bool> busy_{false};
 };
 
+// A layout as a list of {name, offset, size, meaning} dicts.
+py::list slices(const std::vector<sk::ObservationSlice>& layout) {
+  py::list out;
+  for (const auto& s : layout) {
+    py::dict d;
+    d["name"] = s.name;
+    d["offset"] = s.offset;
+    d["size"] = s.size;
+    d["meaning"] = s.meaning;
+    out.append(d);
+  }
+  return out;
+}
+
 int env_index(PyVectorEnv& e, int j) {
   if (j < 0 || j >= e.env().num_envs())
     throw py::value_error("env must be 0.." + std::to_string(e.env().num_envs() - 1) + ", got " +
@@ -183,19 +197,7 @@ void bind_envs(py::module_& m) {
 
   m.def("observation_size", &sk::observation_size);
   m.def(
-      "observation_layout",
-      [] {
-        py::list out;
-        for (const auto& s : sk::observation_layout()) {
-          py::dict d;
-          d["name"] = s.name;
-          d["offset"] = s.offset;
-          d["size"] = s.size;
-          d["meaning"] = s.meaning;
-          out.append(d);
-        }
-        return out;
-      },
+      "observation_layout", [] { return slices(sk::observation_layout()); },
       "The observation vector's slices: name, offset, size, meaning.");
   m.def(
       "encode_observation",
@@ -203,19 +205,7 @@ void bind_envs(py::module_& m) {
       py::arg("game"), py::arg("seat"), "The observation vector (float32) of a seat in a Game.");
   m.def("state_size", &sk::state_size);
   m.def(
-      "state_layout",
-      [] {
-        py::list out;
-        for (const auto& sl : sk::state_layout()) {
-          py::dict d;
-          d["name"] = sl.name;
-          d["offset"] = sl.offset;
-          d["size"] = sl.size;
-          d["meaning"] = sl.meaning;
-          out.append(d);
-        }
-        return out;
-      },
+      "state_layout", [] { return slices(sk::state_layout()); },
       "The state vector's slices: the observation's, then every hand.");
   m.def(
       "encode_state",
