@@ -55,14 +55,18 @@ std::string text_arg(const py::handle& obj, const char* what) {
   return std::string(data, static_cast<size_t>(size));
 }
 
+std::string join_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
 std::string variant_text(const py::handle& variant) {
   if (py::isinstance<py::str>(variant)) return text_arg(variant, "variant");
   // A path object (pathlib.Path) names a config file.
   if (py::hasattr(variant, "__fspath__"))
     return text_arg(py::module_::import("os").attr("fspath")(variant), "variant");
-  std::string names;
-  for (const auto& n : sk::preset_names()) names += (names.empty() ? "" : ", ") + n;
-  throw py::value_error("variant must be a preset name (" + names +
+  throw py::value_error("variant must be a preset name (" + join_names(sk::preset_names()) +
                         "), the path of a YAML file or a Rules, got " + std::string(py::repr(variant)));
 }
 
@@ -122,15 +126,13 @@ sk::Rules with_overrides(std::string label, sk::Variant v, const py::kwargs& ove
     for (const auto& [key, value] : overrides) {
       const std::string k = py::str(key);
       if (k != "wild" && std::find(names.begin(), names.end(), k) == names.end()) {
-        std::string known;
-        for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
         const py::object error = py::module_::import("shuangkou.errors").attr("UnknownArgumentError");
         // Python's own wording first: tools that probe signatures look for it.
         const std::string msg =
             "got an unexpected keyword argument '" + k +
             "' (unknown: neither an argument of this call nor a variant parameter; variant "
             "parameters: " +
-            known + ")";
+            join_names(names) + ")";
         PyErr_SetString(error.ptr(), msg.c_str());
         throw py::error_already_set();
       }

@@ -47,6 +47,8 @@ sk::Variant make_variant(const py::handle& variant, const py::kwargs& overrides,
 sk::Rules make_rules(const py::handle& variant, const py::kwargs& overrides);
 // The text of a variant argument: a str or an os.PathLike; ValueError otherwise.
 std::string variant_text(const py::handle& variant);
+// "a, b, c".
+std::string join_names(const std::vector<std::string>& names);
 // A seat 0..3, a seed 0..2**64-1; ValueError otherwise.
 int seat_arg(const py::handle& obj, const char* what);
 uint64_t seed_arg(const py::handle& seed);

@@ -15,11 +15,10 @@ std::string play_repr(const sk::Play& p) {
 // The Rules docstring, its presets and parameters from their tables.
 const std::string& rules_doc() {
   static const std::string doc = [] {
-    std::string presets, params;
-    for (const auto& p : sk::preset_names()) presets += (presets.empty() ? "" : ", ") + p;
-    for (const auto& p : sk::param_names()) params += (params.empty() ? "" : ", ") + p;
-    return "A resolved rule set: Rules(variant, **overrides). variant: a preset (" + presets +
-           "), the path of a YAML config file, or a Rules; overrides: any parameter (" + params +
+    return "A resolved rule set: Rules(variant, **overrides). variant: a preset (" +
+           join_names(sk::preset_names()) +
+           "), the path of a YAML config file, or a Rules; overrides: any parameter (" +
+           join_names(sk::param_names()) +
            "; docs/rules.md §13) by keyword, e.g. Rules('qianbian', max_bomb=10).";
   }();
   return doc;

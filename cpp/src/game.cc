@@ -231,37 +231,29 @@ Game::Game(const Variant& v, const std::array<CardCounts, kNumSeats>& hands, int
 
 void Game::refresh_ids() const {
   if (ids_at_ == static_cast<int64_t>(history_.size())) return;
-  ids_.clear();
-  id_moves_.clear();
+  std::vector<std::pair<int32_t, Play>> by_id;  // (id, move), the pass (id 0) included where legal
   if (!state_.is_over()) {
     MoveList moves;
     state_.legal_moves(variant(), moves);
     const ActionCatalogue& c = rules_.catalogue();
-    if (state_.can_pass()) {
-      ids_.push_back(ActionCatalogue::kPass);
-      id_moves_.push_back(kPass);
-    }
+    if (state_.can_pass()) by_id.emplace_back(ActionCatalogue::kPass, kPass);
     for (const Play& m : moves) {
       const int id = c.id_of(m);  // checked: a Game is not a hot path
       if (id <= ActionCatalogue::kPass)
         throw std::logic_error("internal error: the legal move " + m.cards.to_string() + " has no action id");
-      ids_.push_back(id);
-      id_moves_.push_back(m);
+      by_id.emplace_back(id, m);
     }
-    // Ascending ids; an id two moves share plays the first of them in the
-    // generator's order (the move the vector env plays for that id too).
-    std::vector<size_t> order(ids_.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ids_[a] < ids_[b]; });
-    std::vector<int32_t> ids;
-    std::vector<Play> plays;
-    for (const size_t i : order) {
-      if (!ids.empty() && ids.back() == ids_[i]) continue;
-      ids.push_back(ids_[i]);
-      plays.push_back(id_moves_[i]);
-    }
-    ids_.swap(ids);
-    id_moves_.swap(plays);
+  }
+  // Ascending ids; an id two moves share plays the first of them in the
+  // generator's order (the move the vector env plays for that id too).
+  std::stable_sort(by_id.begin(), by_id.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  ids_.clear();
+  id_moves_.clear();
+  for (const auto& [id, move] : by_id) {
+    if (!ids_.empty() && ids_.back() == id) continue;
+    ids_.push_back(id);
+    id_moves_.push_back(move);
   }
   ids_at_ = static_cast<int64_t>(history_.size());
 }

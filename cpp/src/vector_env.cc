@@ -187,7 +187,7 @@ void VectorEnv::deal_pending() {
 #pragma omp for schedule(dynamic, 16)
     for (int j = 0; j < n; ++j) {
       Env& e = envs_[j];
-      if (e.idle || e.state.is_over() == false) continue;
+      if (e.idle || !e.state.is_over()) continue;  // only the envs just given a deal
       start_episode(j);
       play_bots(j, scratch);  // cannot end the deal: an external seat holds 27 cards
       refresh_legal(j, scratch);

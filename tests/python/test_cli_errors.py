@@ -10,44 +10,15 @@ from __future__ import annotations
 
 import gzip
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import shuangkou as sk
+from cli_util import assert_cli_error, run_cli
 
-_SCRIPT = Path(sys.executable).with_name("shuangkou")
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def cli_command() -> list[str]:
-    return [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "shuangkou"]
-
-
-def run_cli(*args: str | bytes, timeout: float = 60) -> subprocess.CompletedProcess:
-    try:
-        return subprocess.run([*cli_command(), *args], capture_output=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"shuangkou {' '.join(map(str, args))} still running after {timeout} s")
-
-
-def assert_cli_error(p: subprocess.CompletedProcess, *needles: str) -> str:
-    err = p.stderr.decode("utf-8", "replace")
-    assert p.returncode != 0, f"exit code 0; stdout: {p.stdout[-500:]!r}; stderr: {err!r}"
-    assert p.returncode > 0, f"killed by signal {-p.returncode}; stderr: {err[-2000:]!r}"
-    assert "Traceback" not in err, err[-3000:]
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert lines, "nothing on stderr"
-    if lines[0].startswith("usage:"):
-        assert re.match(r"^shuangkou(?: \w+)?: error: ", lines[-1]), err
-    else:
-        assert len(lines) == 1, f"stderr is not one line: {err!r}"
-        assert lines[0].startswith("error:"), err
-    for needle in needles:
-        assert needle in err, f"{needle!r} not named in stderr {err!r}"
-    return err
 
 
 SELFPLAY = ["selfplay", "--games", "20", "--threads", "1", "--quiet"]
