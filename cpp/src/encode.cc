@@ -1,6 +1,7 @@
 #include "shuangkou/encode.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <stdexcept>
 
@@ -50,12 +51,12 @@ constexpr SliceSpec kSlices[] = {
 
 class Writer {
  public:
-  explicit Writer(float* out) : out_(out) {}
-  // Starts slice i (zeroed); slices must be started in order.
+  // The whole observation is zeroed once, here: one memset, not one a slice.
+  explicit Writer(float* out, int size) : out_(out) { std::memset(out, 0, sizeof(float) * size); }
+  // Starts slice i (already zero); slices must be started in order.
   float* slice(int i) {
     if (i != next_++) throw std::logic_error("observation slices written out of order");
     float* p = out_ + cursor_;
-    std::memset(p, 0, sizeof(float) * kSlices[i].size);
     cursor_ += kSlices[i].size;
     return p;
   }
@@ -67,8 +68,18 @@ class Writer {
   int next_ = 0;
 };
 
-void counts(CardCounts c, float* out, float scale = 1.0f / 8) {
-  for (int r = 0; r < kNumRanks; ++r) out[r] = static_cast<float>(c.count(r)) * scale;
+// kEighths[n] = n / 8: a rank's count as the encoders write it, by table
+// (no int-to-float conversion on the hot path).
+constexpr std::array<float, 16> kEighths = [] {
+  std::array<float, 16> t{};
+  for (int n = 0; n < 16; ++n) t[n] = static_cast<float>(n) / 8;
+  return t;
+}();
+
+// Counts per rank / 8.
+void counts(CardCounts c, float* out) {
+  uint64_t bits = c.bits();
+  for (int r = 0; r < kNumRanks; ++r, bits >>= 4) out[r] = kEighths[bits & 0xF];
 }
 
 }  // namespace
@@ -99,7 +110,7 @@ const std::vector<ObservationSlice>& observation_layout() {
 
 void encode_observation(const Variant& v, const GameState& s, std::span<const Action> recent, int seat,
                         float* out) {
-  Writer w(out);
+  Writer w(out, observation_size());
   auto rel = [seat](int other) { return (other - seat + kNumSeats) % kNumSeats; };
   const CardCounts own = s.hand(seat);
   const CardCounts partner = s.hand(partner_of(seat));
@@ -197,16 +208,17 @@ void encode_state(const Variant& v, const GameState& s, std::span<const Action> 
 }
 
 void encode_move(const Play& p, float* out) {
-  std::memset(out, 0, sizeof(float) * kMoveFeatureSize);
-  if (is_pass(p)) {
-    out[kMoveFeatureSize - 1] = 1;
-    return;
-  }
+  // Every feature written exactly once (no memset first: this runs for each
+  // legal move of every step).
+  static_assert(kMoveFeatureSize == 30 + kNumKinds + 3);
+  const bool pass = is_pass(p);
   counts(p.reading, out);
   counts(p.cards, out + 15);
-  out[30 + static_cast<int>(p.kind)] = 1;
+  for (int k = 0; k < kNumKinds; ++k) out[30 + k] = 0.0f;
+  if (!pass) out[30 + static_cast<int>(p.kind)] = 1;
   out[30 + kNumKinds] = static_cast<float>(p.size) / kHandSize;
   out[31 + kNumKinds] = static_cast<float>(p.stars) / 18;
+  out[32 + kNumKinds] = pass ? 1.0f : 0.0f;
 }
 
 }  // namespace shuangkou
