@@ -212,7 +212,7 @@ py::dict results_to_arrays(const std::vector<sk::DealResult>& results) {
   const size_t n = results.size();
   std::vector<int64_t> scores(n * 4);
   std::vector<int8_t> places(n * 4), leader(n);
-  std::vector<uint8_t> outcome(n), bombs(n * 4), max_stars(n * 4);
+  std::vector<uint8_t> outcome(n), bombs(n * 4), max_stars(n * 4), overtakes(n * 4);
   std::vector<uint16_t> actions(n), plays(n);
   std::vector<int64_t> bombs_by_stars(24, 0);
   for (size_t i = 0; i < n; ++i) {
@@ -222,6 +222,7 @@ py::dict results_to_arrays(const std::vector<sk::DealResult>& results) {
       places[i * 4 + s] = r.places[s];
       bombs[i * 4 + s] = r.bombs[s];
       max_stars[i * 4 + s] = r.max_stars[s];
+      overtakes[i * 4 + s] = r.overtakes[s];
     }
     outcome[i] = static_cast<uint8_t>(r.outcome);
     leader[i] = r.leader;
@@ -237,6 +238,7 @@ py::dict results_to_arrays(const std::vector<sk::DealResult>& results) {
   out["leader"] = to_numpy(std::move(leader), {rows});
   out["bombs"] = to_numpy(std::move(bombs), {rows, 4});
   out["max_stars"] = to_numpy(std::move(max_stars), {rows, 4});
+  out["overtakes"] = to_numpy(std::move(overtakes), {rows, 4});
   out["actions"] = to_numpy(std::move(actions), {rows});
   out["plays"] = to_numpy(std::move(plays), {rows});
   out["bombs_by_stars"] = to_numpy(std::move(bombs_by_stars), {24});

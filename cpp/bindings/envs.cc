@@ -56,7 +56,7 @@ class PyVectorEnv {
     if (bots.size() != sk::kNumSeats)
       throw py::value_error("bots: one entry per seat (None for an external seat)");
     for (int s = 0; s < sk::kNumSeats; ++s)
-      o.bots[s] = bots[s] ? static_cast<int>(sk::parse_bot(*bots[s])) : -1;
+      if (bots[s]) o.bots[s] = sk::parse_bot(*bots[s]);
     o.reward = sk::parse_reward_mode(reward);
     o.dense_mask = dense_mask;
     if (deals < -1)

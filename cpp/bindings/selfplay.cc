@@ -47,6 +47,12 @@ void bind_selfplay(py::module_& m) {
         py::arg("on_records") = py::none(), py::arg("progress") = py::none(),
         "Low-level batch self-play (see shuangkou.selfplay): returns per-deal numpy arrays.");
   m.def("bot_names", &sk::bot_names);
+  m.def(
+      "bot_label", [](const std::string& name) { return sk::bot_label(sk::parse_bot(name)); },
+      py::arg("name"),
+      "The canonical name of a built-in bot ('heuristic', 'search:400'); ValueError naming an unknown bot or "
+      "a "
+      "bad budget.");
 }
 
 }  // namespace shuangkou_py

@@ -1,15 +1,43 @@
 #include "shuangkou/bots.h"
 
+#include <charconv>
 #include <stdexcept>
 
-namespace shuangkou {
-namespace {
+#include "bots_internal.h"
 
-Play random_choice(const GameState& s, const MoveList& moves, SplitMix64& rng) {
-  const int options = moves.size() + (s.can_pass() ? 1 : 0);
-  const int pick = static_cast<int>(rng.below(static_cast<uint32_t>(options)));
-  return pick < moves.size() ? moves[pick] : kPass;
+namespace shuangkou {
+namespace detail {
+
+View::View(const Variant& v, const GameState& s)
+    : seat(s.current_player()), partner(partner_of(s.current_player())), hand(s.hand(s.current_player())) {
+  partner_shown = v.partner_visible;
+  CardCounts known = hand;
+  if (partner_shown) known = known + s.hand(partner);
+  for (int i = 0; i < kNumSeats; ++i) {
+    known = known + s.played(i);
+    cards_left[i] = s.hand(i).size();
+  }
+  uint64_t full = 0;
+  for (int r = 0; r < kNumRanks; ++r)
+    full |= static_cast<uint64_t>(r >= kSmallJoker ? kCopiesPerJoker : kCopiesPerRank) << (4 * r);
+  unseen = CardCounts(full) - known;
 }
+
+const Play* going_out(const GameState& s, const MoveList& moves) {
+  const int left = s.hand(s.current_player()).size();
+  for (const Play& m : moves)
+    if (m.size == left) return &m;
+  return nullptr;
+}
+
+const Play* weakest_bomb(const MoveList& moves) {
+  const Play* best = nullptr;
+  for (const Play& m : moves)
+    if (is_bomb(m.kind) && (!best || m.power < best->power)) best = &m;
+  return best;
+}
+
+namespace {
 
 // Lowest rank a play's reading holds.
 int lowest_rank(const Play& p) {
@@ -18,70 +46,125 @@ int lowest_rank(const Play& p) {
   return kNumRanks;
 }
 
-// A simple rule-of-thumb player, deterministic:
+// Leading: the non-bomb play holding the lowest card, the longest such;
+// only bombs left: the weakest.
+const Play& lowest_lead(const MoveList& moves) {
+  const Play* best = nullptr;
+  for (const Play& m : moves) {
+    if (is_bomb(m.kind)) continue;
+    if (!best || lowest_rank(m) < lowest_rank(*best) ||
+        (lowest_rank(m) == lowest_rank(*best) && m.size > best->size))
+      best = &m;
+  }
+  return best ? *best : *weakest_bomb(moves);
+}
+
+}  // namespace
+
+// The rule of thumb kept as a weak baseline:
 // - a play that empties the hand is always made;
 // - leading: the non-bomb play holding the lowest card, the longest such;
 // - following: pass on the partner's play; else the cheapest non-bomb that
 //   beats; bombs only when the table's owner or this player is near the end.
-Play heuristic(const GameState& s, const MoveList& moves) {
+Play simple_action(const GameState& s, const MoveList& moves) {
   const int seat = s.current_player();
-  const int left = s.hand(seat).size();
-  for (const Play& m : moves)
-    if (m.size == left) return m;
-  if (s.is_leading()) {
-    const Play* best = nullptr;
-    for (const Play& m : moves) {
-      if (is_bomb(m.kind)) continue;
-      if (!best || lowest_rank(m) < lowest_rank(*best) ||
-          (lowest_rank(m) == lowest_rank(*best) && m.size > best->size))
-        best = &m;
-    }
-    if (best) return *best;
-    const Play* weakest = &moves[0];  // only bombs left
-    for (const Play& m : moves)
-      if (m.power < weakest->power) weakest = &m;
-    return *weakest;
-  }
+  if (const Play* out = going_out(s, moves)) return *out;
+  if (s.is_leading()) return lowest_lead(moves);
   const int owner = s.top_owner();
   if (owner == partner_of(seat)) return kPass;
   const Play* cheapest = nullptr;
-  const Play* weakest_bomb = nullptr;
-  for (const Play& m : moves) {
-    if (is_bomb(m.kind)) {
-      if (!weakest_bomb || m.power < weakest_bomb->power) weakest_bomb = &m;
-    } else if (!cheapest || m.key < cheapest->key) {
-      cheapest = &m;
-    }
-  }
+  for (const Play& m : moves)
+    if (!is_bomb(m.kind) && (!cheapest || m.key < cheapest->key)) cheapest = &m;
   if (cheapest) return *cheapest;
-  if (weakest_bomb && (s.hand(owner).size() <= 8 || left <= 8)) return *weakest_bomb;
+  const Play* bomb = weakest_bomb(moves);
+  if (bomb && (s.hand(owner).size() <= 8 || s.hand(seat).size() <= 8)) return *bomb;
   return kPass;
+}
+
+// Greedy: follows with the weakest play that beats, whoever made the play on
+// the table; a bomb only when no other play beats and the table's owner is
+// an opponent who holds at most 6 cards (who could otherwise lead and go
+// out). Leads its weakest pattern: the non-bomb play with the lowest card,
+// the longest such.
+Play greedy_action(const GameState& s, const MoveList& moves) {
+  const int seat = s.current_player();
+  if (s.is_leading()) return lowest_lead(moves);
+  const Play* weakest = nullptr;
+  for (const Play& m : moves)
+    if (!is_bomb(m.kind) && (!weakest || m.power < weakest->power)) weakest = &m;
+  if (weakest) return *weakest;
+  const int owner = s.top_owner();
+  const Play* bomb = weakest_bomb(moves);
+  if (bomb && owner != partner_of(seat) && s.hand(owner).size() <= 6) return *bomb;
+  return kPass;
+}
+
+}  // namespace detail
+
+namespace {
+
+Play random_choice(const GameState& s, const MoveList& moves, SplitMix64& rng) {
+  const int options = moves.size() + (s.can_pass() ? 1 : 0);
+  const int pick = static_cast<int>(rng.below(static_cast<uint32_t>(options)));
+  return pick < moves.size() ? moves[pick] : kPass;
 }
 
 }  // namespace
 
 const std::vector<std::string>& bot_names() {
-  static const std::vector<std::string> names = {"random", "heuristic"};
+  static const std::vector<std::string> names = {"random", "simple", "greedy", "heuristic", "search"};
   return names;
 }
 
 std::string_view bot_name(BotKind kind) { return bot_names()[static_cast<int>(kind)]; }
 
-BotKind parse_bot(std::string_view name) {
-  for (size_t i = 0; i < bot_names().size(); ++i)
-    if (bot_names()[i] == name) return static_cast<BotKind>(i);
-  std::string known;
-  for (const auto& n : bot_names()) known += (known.empty() ? "" : ", ") + n;
-  throw std::invalid_argument("unknown bot '" + std::string(name) + "' (built-in bots: " + known + ")");
+std::string bot_label(const Bot& bot) {
+  std::string label(bot_name(bot.kind));
+  if (bot.kind == BotKind::kSearch && bot.budget > 0) label += ":" + std::to_string(bot.budget);
+  return label;
 }
 
-Play choose_action(BotKind kind, const Variant& v, const GameState& s, MoveList& scratch, SplitMix64& rng) {
+Bot parse_bot(std::string_view name) {
+  const size_t colon = name.find(':');
+  const std::string_view base = name.substr(0, colon);
+  for (size_t i = 0; i < bot_names().size(); ++i) {
+    if (bot_names()[i] != base) continue;
+    Bot bot{static_cast<BotKind>(i), 0};
+    if (colon == std::string_view::npos) return bot;
+    const std::string_view budget = name.substr(colon + 1);
+    if (bot.kind != BotKind::kSearch)
+      throw std::invalid_argument("bot '" + std::string(base) + "' takes no budget (got '" +
+                                  std::string(name) + "'); only search does: search:ROLLOUTS");
+    int n = 0;
+    const auto [end, ec] = std::from_chars(budget.data(), budget.data() + budget.size(), n);
+    if (ec != std::errc() || end != budget.data() + budget.size() || n < 1 || n > kMaxRollouts)
+      throw std::invalid_argument("bot '" + std::string(name) +
+                                  "': the budget after 'search:' is rollouts a " +
+                                  "decision, an integer 1.." + std::to_string(kMaxRollouts));
+    bot.budget = n;
+    return bot;
+  }
+  std::string known;
+  for (const auto& n : bot_names()) known += (known.empty() ? "" : ", ") + n;
+  throw std::invalid_argument("unknown bot '" + std::string(name) + "' (built-in bots: " + known +
+                              "; search takes a budget: search:ROLLOUTS)");
+}
+
+Play choose_action(const Bot& bot, const Variant& v, const GameState& s, MoveList& scratch, SplitMix64& rng) {
   s.legal_moves(v, scratch);
-  switch (kind) {
+  if (bot.kind == BotKind::kRandom) return random_choice(s, scratch, rng);
+  if (scratch.empty()) return kPass;
+  switch (bot.kind) {
     case BotKind::kRandom:
-      return random_choice(s, scratch, rng);
+      break;
+    case BotKind::kSimple:
+      return detail::simple_action(s, scratch);
+    case BotKind::kGreedy:
+      return detail::greedy_action(s, scratch);
     case BotKind::kHeuristic:
-      return scratch.empty() ? kPass : heuristic(s, scratch);
+      return detail::heuristic_action(v, s, scratch);
+    case BotKind::kSearch:
+      return detail::search_action(v, s, scratch, rng, bot.budget > 0 ? bot.budget : kDefaultRollouts);
   }
   return kPass;
 }

@@ -4,14 +4,15 @@
 
 namespace shuangkou {
 
-DealResult make_deal_result(const Variant& v, const GameState& s, int leader, int plays) {
+DealResult make_deal_result(const Variant& v, const GameState& s, int leader, const DealTally& tally) {
   DealResult r;
   const DealScore d = s.score(v);
   r.scores = d.total;
   r.places = s.places();
   r.outcome = d.outcome;
   r.actions = static_cast<uint16_t>(s.num_actions());
-  r.plays = static_cast<uint16_t>(plays);
+  r.plays = static_cast<uint16_t>(tally.plays);
+  r.overtakes = tally.overtakes;
   r.leader = static_cast<int8_t>(leader);
   const BombTally& b = s.bombs();
   for (int seat = 0; seat < kNumSeats; ++seat) {

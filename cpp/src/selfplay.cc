@@ -15,25 +15,25 @@ constexpr int64_t kBlock = 8192;  // deals between progress reports
 DealResult play_deal(const SelfPlayOptions& o, uint64_t index, MoveList& scratch, std::string* record) {
   const uint64_t seed = derive_seed(o.seed, index);
   SplitMix64 rng(agent_seed(seed));
-  int plays = 0;
+  DealTally tally;
   if (record) {
     Game g(o.variant, seed);
     while (!g.state().is_over()) {
       const Play a = choose_action(o.agents[g.state().current_player()], o.variant, g.state(), scratch, rng);
-      plays += !is_pass(a);
+      tally.count(g.state(), a);
       g.apply(a);
     }
     *record = g.to_json();
-    return make_deal_result(o.variant, g.state(), g.setup().leader, plays);
+    return make_deal_result(o.variant, g.state(), g.setup().leader, tally);
   }
   DealSetup setup;
   GameState s = GameState::deal(o.variant, seed, -1, &setup);
   while (!s.is_over()) {
     const Play a = choose_action(o.agents[s.current_player()], o.variant, s, scratch, rng);
-    plays += !is_pass(a);
+    tally.count(s, a);
     s.apply_legal(o.variant, a);
   }
-  return make_deal_result(o.variant, s, setup.leader, plays);
+  return make_deal_result(o.variant, s, setup.leader, tally);
 }
 
 int64_t run_selfplay(const SelfPlayOptions& o, std::vector<DealResult>& results,

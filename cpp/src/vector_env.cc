@@ -21,11 +21,7 @@ VectorEnv::VectorEnv(const VectorEnvOptions& o)
   if (o.num_envs < 1)
     throw std::invalid_argument("num_envs must be at least 1, got " + std::to_string(o.num_envs));
   bool external = false;
-  for (int b : o.bots) {
-    if (b < -1 || b >= static_cast<int>(bot_names().size()))
-      throw std::invalid_argument("bad bot id for a seat");
-    external |= b < 0;
-  }
+  for (const auto& b : o.bots) external |= !b.has_value();
   if (!external) throw std::invalid_argument("at least one seat must be external (played through step())");
   const size_t n = static_cast<size_t>(o.num_envs);
   envs_.resize(n);
@@ -56,12 +52,11 @@ void VectorEnv::start_episode(int j) {
   e.history.clear();
   e.recent_count = 0;
   e.leader = setup.leader;
-  e.plays = 0;
+  e.tally = DealTally{};
   ++episodes_[j];
 }
 
 void VectorEnv::push_recent(Env& e, int seat, const Play& p) {
-  e.plays += !is_pass(p);
   e.history.push_back({p.cards.bits(), static_cast<int8_t>(seat), static_cast<uint8_t>(p.kind)});
   if (e.recent_count == kRecentActions) {
     std::move(e.recent.begin() + 1, e.recent.end(), e.recent.begin());
@@ -72,7 +67,7 @@ void VectorEnv::push_recent(Env& e, int seat, const Play& p) {
 
 void VectorEnv::finish(int j) {
   Env& e = envs_[j];
-  e.last = make_deal_result(options_.rules.variant(), e.state, e.leader, e.plays);
+  e.last = make_deal_result(options_.rules.variant(), e.state, e.leader, e.tally);
   for (int s = 0; s < kNumSeats; ++s) {
     rewards_[j * kNumSeats + s] =
         static_cast<float>(deal_reward(options_.reward, e.state, options_.rules.variant(), s));
@@ -119,11 +114,11 @@ void VectorEnv::play_bots(int j, MoveList& scratch) {
       start_episode(j);
       continue;  // a new deal may open with bots to play
     }
-    const int bot = options_.bots[e.state.current_player()];
-    if (bot < 0) return;
     const int seat = e.state.current_player();
-    const Play a =
-        choose_action(static_cast<BotKind>(bot), options_.rules.variant(), e.state, scratch, e.rng);
+    const std::optional<Bot>& bot = options_.bots[seat];
+    if (!bot) return;
+    const Play a = choose_action(*bot, options_.rules.variant(), e.state, scratch, e.rng);
+    e.tally.count(e.state, a);
     e.state.apply_legal(options_.rules.variant(), a);
     push_recent(e, seat, a);
   }
@@ -132,6 +127,7 @@ void VectorEnv::play_bots(int j, MoveList& scratch) {
 void VectorEnv::advance(int j, const Play& play, MoveList& scratch) {
   Env& e = envs_[j];
   const int seat = e.state.current_player();
+  e.tally.count(e.state, play);
   e.state.apply_legal(options_.rules.variant(), play);
   push_recent(e, seat, play);
   play_bots(j, scratch);

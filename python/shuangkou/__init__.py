@@ -19,11 +19,16 @@ from ._core import (
     parse_cards,
     preset_names,
 )
+from .agents import Agent, Decisions
+from .arena import arena
 from .envs.actions import action_to_play, num_actions, play_to_action
 from .selfplay import SelfPlayResult, selfplay
 from .vector import VectorEnv
 
 __all__ = [
+    "Agent",
+    "Decisions",
+    "arena",
     "MAX_MOVES",
     "Game",
     "Match",

@@ -37,7 +37,7 @@ _Outcome: TypeAlias = Literal["double", "single", "draw"]
 # One action of a deal: (seat, the play), or (seat, None) for a pass.
 _Action: TypeAlias = tuple[int, Play | None]
 # Per-deal result arrays (scores, places, outcome, leader, bombs, max_stars,
-# actions, plays, bombs_by_stars); integer dtypes that differ by key.
+# overtakes, actions, plays, bombs_by_stars); integer dtypes that differ by key.
 _ResultArrays: TypeAlias = dict[str, numpy.typing.NDArray[numpy.integer[Any]]]
 
 @type_check_only
@@ -324,6 +324,9 @@ def preset_description(name: str) -> str: ...
 def preset_yaml(name: str) -> str: ...
 def variant_to_yaml(rules: Rules) -> str: ...
 def bot_names() -> list[str]: ...
+def bot_label(name: str) -> str:
+    """The canonical name of a built-in bot ('heuristic', 'search:400'); ValueError naming an unknown bot or a bad budget."""
+
 def level_title(total_points: int) -> tuple[int, str]:
     """(level number, title) for accumulated points."""
 

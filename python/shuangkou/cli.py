@@ -1,4 +1,4 @@
-"""Command line: batch self-play (the main job), move listing and reading.
+"""Command line: batch self-play (the main job), the arena, move listing and reading.
 
 Run ``shuangkou --help`` for every command, ``shuangkou COMMAND --help`` for its options.
 """
@@ -145,6 +145,55 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_arena(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from .arena import arena, parse_deals
+    from .arena_report import FILES, markdown, write_report
+    from .selfplay import seat_agents
+
+    overrides = _parse_overrides(args.set)
+    Rules(args.variant, **overrides)  # a bad variant or parameter is reported before anything starts
+    names = [a.strip() for a in args.agents.split(",") if a.strip()]
+    if len(names) < 2:
+        raise ValueError(f"--agents: give two or more comma-separated agents, got '{args.agents}'")
+    agents = [seat_agents([a])[0] for a in names]
+    n, _, _ = parse_deals(args.deals, args.seed)
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        prepare_out(out, list(FILES))
+    pairs = len(agents) * (len(agents) - 1) // 2
+    bar = tqdm(
+        total=2 * n * pairs,
+        unit="deal",
+        unit_scale=True,
+        disable=args.quiet,
+        smoothing=0.3,
+        desc=f"arena {args.variant}",
+    )
+
+    def progress(done: int, total: int) -> None:
+        bar.update(done - bar.n)
+
+    try:
+        result = arena(
+            variant=args.variant,
+            agents=agents,
+            deals=args.deals,
+            threads=args.threads,
+            seed=args.seed,
+            progress=progress,
+            **overrides,
+        )
+    finally:
+        bar.close()
+    print(markdown(result, plots=False), end="")
+    if out is not None:
+        paths = write_report(result, out)
+        print(f"wrote {', '.join(str(p) for p in paths)}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="shuangkou",
@@ -174,8 +223,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument(
         "--agents",
         default="random",
-        help="built-in bots (" + ", ".join(_core.bot_names()) + "): one name for every seat, two comma-separated "
-        "for seats 0+2 and 1+3, or four, one per seat",
+        help="agents: built-in bots (" + ", ".join(_core.bot_names()) + "; search:ROLLOUTS sets the search "
+        "budget) or module:callable; one for every seat, two comma-separated for seats 0+2 and 1+3, or four, "
+        "one per seat",
     )
     sp.add_argument("--seed", type=int, default=1, help="base seed")
     sp.add_argument("--out", default=None, help="folder for summary.json, deals.npz and replays")
@@ -189,6 +239,49 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sp.add_argument("--quiet", action="store_true", help="no progress bar")
     sp.set_defaults(func=_cmd_selfplay)
+
+    ar = sub.add_parser(
+        "arena",
+        help="duplicate-deal matches between agents: win rates with confidence intervals, ratings, plots",
+        description="Plays every pair of --agents over duplicate deals: each deal twice, the same cards "
+        "in the same seats (team_formation fixed), the two agents' seats exchanged, so the cards' luck "
+        "cancels. Reports per pair WP (share of duplicate pairs won on total score, ties half; 95%% "
+        "bootstrap interval) and ADP (mean score difference per deal; 95%% paired normal interval), "
+        "outcome rates, bombs and overtakes, Bradley-Terry ratings and level titles. With --out, writes "
+        "results.json, pairs.csv, winrate.png, score_diff.png and report.md. "
+        "Example: shuangkou arena --variant baibian --agents heuristic,greedy,random --deals 10000 "
+        "--threads 2 --seed 1 --out runs/arena1",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    ar.add_argument(
+        "--variant",
+        default="baibian",
+        help="rule set: a preset (" + ", ".join(preset_names()) + ") or a YAML file like configs/variants/jj.yaml",
+    )
+    ar.add_argument(
+        "--agents",
+        default="heuristic,greedy,random",
+        help="two or more comma-separated agents: built-in bots (" + ", ".join(_core.bot_names()) + "; "
+        "search:ROLLOUTS sets the search budget) or module:callable (a batched callable or a "
+        "shuangkou.Agent class)",
+    )
+    ar.add_argument(
+        "--deals",
+        default="1000",
+        help="duplicate deals per pair: a count (deals of --seed) or a fixed evaluation set, e.g. eval-v1:10000",
+    )
+    ar.add_argument("--threads", type=int, default=0, help="threads (0: every core)")
+    ar.add_argument("--seed", type=int, default=None, help="base seed (default 0; not with an evaluation set)")
+    ar.add_argument("--out", default=None, help="folder for results.json, pairs.csv, the plots and report.md")
+    ar.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a variant parameter, e.g. --set max_bomb=10 (repeatable)",
+    )
+    ar.add_argument("--quiet", action="store_true", help="no progress bar")
+    ar.set_defaults(func=_cmd_arena)
 
     moves = sub.add_parser(
         "moves",

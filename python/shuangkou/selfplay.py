@@ -16,12 +16,13 @@ import math
 import os
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
 from . import _core
 from ._args import int_arg
+from .agents import Agent, AgentLike, agent_label, decide, resolve_agent
 
 OUTCOMES = ("double", "single", "draw")
 
@@ -31,45 +32,42 @@ class SelfPlayResult(dict):
 
     arrays: scores [n, 4] int64 (by seat), places [n, 4] int8 (seats by place),
     outcome [n] uint8 (0 double, 1 single, 2 draw), leader [n] int8,
-    bombs [n, 4] and max_stars [n, 4] uint8 (by seat), actions [n] and plays [n]
+    bombs [n, 4], max_stars [n, 4] and overtakes [n, 4] (plays over the partner's play on
+    the table) uint8 (by seat), actions [n] and plays [n]
     uint16, bombs_by_stars [24] int64 (totals).
     """
 
     arrays: dict[str, np.ndarray]
 
 
-Agent = Union[str, Callable[[np.ndarray, np.ndarray, np.ndarray], Any]]
-
-
-def seat_agents(agents: Agent | Sequence[Agent]) -> list[Agent]:
+def seat_agents(agents: AgentLike | Sequence[AgentLike]) -> list[AgentLike]:
     """Agents per seat from one entry (every seat), two (seats 0/2 and 1/3) or four, as a
-    list or a comma-separated string of names. An entry is a built-in bot name or a
-    batched callable `agent(observations, masks, seats) -> action ids` (numpy arrays:
-    [k, obs_size] float32, [k, num_actions] int8, [k] seats; returns k action ids)."""
-    if callable(agents):
-        names: list[Agent] = [agents]
+    list or a comma-separated string. Each entry is an agent as `shuangkou.agents`
+    describes: a built-in bot name ("search:400" with a budget), a batched callable
+    `agent(obs, mask, seats) -> action ids`, a `shuangkou.Agent`, or "module:callable"."""
+    if isinstance(agents, Agent) or (callable(agents) and not isinstance(agents, str)):
+        names: list[AgentLike] = [agents]
     elif isinstance(agents, str):
         names = [a.strip() for a in agents.split(",")]
     else:
-        names = list(agents)
-    if any(not (isinstance(a, str) or callable(a)) for a in names):
-        raise ValueError("agents must be built-in bot names (" + ", ".join(_core.bot_names()) + ") or callables")
+        try:
+            names = list(agents)
+        except TypeError:
+            raise ValueError(f"agents: a name, a callable, an Agent or a list of them, got {agents!r}") from None
     if len(names) == 1:
         names *= 4
     elif len(names) == 2:
         names = [names[0], names[1], names[0], names[1]]
     elif len(names) != 4:
         raise ValueError(f"agents: give 1, 2 (team 0/2, team 1/3) or 4 (per seat) names, got {len(names)}")
+    resolved: dict[tuple[str, Any], AgentLike] = {}  # one object per distinct entry: "mod:Cls" twice is one
+    out = []
     for a in names:
-        if isinstance(a, str) and a not in _core.bot_names():
-            raise ValueError(f"unknown agent '{a}' (built-in bots: {', '.join(_core.bot_names())})")
-    return names
-
-
-def agent_label(agent: Agent) -> str:
-    if isinstance(agent, str):
-        return agent
-    return getattr(agent, "__name__", type(agent).__name__)
+        key = ("name", a) if isinstance(a, str) else ("object", id(a))
+        if key not in resolved:
+            resolved[key] = resolve_agent(a)
+        out.append(resolved[key])
+    return out
 
 
 # Bytes per deal a run holds: the C++ result plus its numpy copy.
@@ -133,7 +131,7 @@ class ReplayWriter:
 def selfplay(
     variant: Any = "baibian",
     games: int = 1000,
-    agents: str | Sequence[str] = "random",
+    agents: AgentLike | Sequence[AgentLike] = "random",
     threads: int | None = None,
     seed: int = 0,
     replays: int | str = 0,
@@ -145,7 +143,8 @@ def selfplay(
     """Plays `games` deals and returns their summary (a dict) with per-deal arrays.
 
     variant: a preset name or a YAML file; overrides: any variant parameter.
-    agents: built-in bot names (see `seat_agents`). threads: None or 0 for every core.
+    agents: one per seat, one per team or one for all (see `seat_agents`): built-in bot
+    names, callables or `shuangkou.Agent` objects. threads: None or 0 for every core.
     replays: the first N deals (or "all") are written to replay_path as gzip JSON lines,
     each a record that `Game.from_json` replays exactly. progress(done) is called between
     blocks of deals; returning False stops early.
@@ -217,7 +216,7 @@ def selfplay(
 def _selfplay_batched(
     rules: _core.Rules,
     games: int,
-    agents: list[Agent],
+    agents: list[AgentLike],
     threads: int,
     seed: int,
     batch: int,
@@ -227,6 +226,20 @@ def _selfplay_batched(
     deals 0..games-1 of `seed`; the result arrays are in deal order."""
     batch = int_arg(batch, "batch", 1)
     bots = [a if isinstance(a, str) else None for a in agents]
+    # Each external agent is called once a step with the decisions of all its seats.
+    external: list[tuple[AgentLike, list[int]]] = []
+    for seat, a in enumerate(agents):
+        if isinstance(a, str):
+            continue
+        for entry in external:
+            if entry[0] is a:
+                entry[1].append(seat)
+                break
+        else:
+            external.append((a, [seat]))
+    for a, _ in external:
+        if isinstance(a, Agent):
+            a.reset(rules)
     # `deals` mode: the envs together play deals 0..games-1 of `seed`, each dealt and
     # played (bots included) exactly as in the C++ runner, whatever the batch size.
     core = _core.VectorEnvCore(rules, min(batch, games), seed, threads, bots, "score", True, games)
@@ -237,14 +250,11 @@ def _selfplay_batched(
     while collected < games:
         seats = core.current_player
         actions = np.zeros(core.num_envs, dtype=np.int32)
-        for seat in range(4):
-            agent = agents[seat]
-            if isinstance(agent, str):
-                continue
-            rows = np.flatnonzero(seats == seat)  # idle envs (-1) are nobody's
+        for agent, agent_seats in external:
+            rows = np.flatnonzero(np.isin(seats, agent_seats))  # idle envs (-1) are nobody's
             if len(rows):
-                chosen = np.asarray(agent(core.obs[rows], core.mask[rows], seats[rows].copy()))
-                actions[rows] = checked_actions(chosen, len(rows), core.num_actions, f"agent of seat {seat}")
+                who = f"agent {agent_label(agent)} (seats {', '.join(map(str, agent_seats))})"
+                actions[rows] = decide(agent, core, rows, rules, who)
         core.step(actions)
         done = np.flatnonzero(core.dones)
         if len(done):
@@ -265,20 +275,6 @@ def _selfplay_batched(
         else:
             out[k] = np.concatenate([r[k] for _, r in parts])[order]  # by deal index
     return out
-
-
-def checked_actions(chosen: np.ndarray, n: int, num_actions: int, who: str) -> np.ndarray:
-    """The action ids an agent returned, as int32: n integers (not bools, floats or
-    strings) in 0..num_actions-1; ValueError naming the first bad one otherwise."""
-    if chosen.shape != (n,):
-        raise ValueError(f"{who} returned shape {chosen.shape}, expected ({n},): one action id per decision")
-    if chosen.dtype == np.bool_ or not np.issubdtype(chosen.dtype, np.integer):
-        first = chosen.flat[0] if chosen.size else None
-        raise ValueError(f"{who} returned {chosen.dtype} values (e.g. {first!r}); action ids are integers")
-    bad = np.flatnonzero((chosen < 0) | (chosen >= num_actions))
-    if len(bad):
-        raise ValueError(f"{who} returned {int(chosen[bad[0]])}, not an action id (0..{num_actions - 1})")
-    return chosen.astype(np.int32)
 
 
 def _stats(values: np.ndarray) -> dict[str, Any]:

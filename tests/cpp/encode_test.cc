@@ -133,7 +133,7 @@ TEST(VectorEnvTest, BotsPlayTheirSeatsAndIllegalActionsChangeNothing) {
   VectorEnvOptions o;
   o.rules = Rules::preset("baibian");
   o.num_envs = 8;
-  o.bots = {-1, static_cast<int>(BotKind::kHeuristic), -1, static_cast<int>(BotKind::kHeuristic)};
+  o.bots = {std::nullopt, Bot{BotKind::kHeuristic}, std::nullopt, Bot{BotKind::kHeuristic}};
   o.reward = RewardMode::kWin;
   VectorEnv env(o);
   std::mt19937_64 rng(2);
@@ -167,7 +167,7 @@ TEST(VectorEnvTest, BotsPlayTheirSeatsAndIllegalActionsChangeNothing) {
   for (int j = 0; j < 8; ++j) EXPECT_EQ(env.state(j), before[j]);
   EXPECT_EQ(obs_before, std::vector<float>(env.observations(), env.observations() + 8 * observation_size()));
   EXPECT_THROW(env.step(std::vector<int32_t>(3)), std::invalid_argument);
-  o.bots = {0, 0, 0, 0};
+  o.bots = {Bot{}, Bot{}, Bot{}, Bot{}};
   EXPECT_THROW(VectorEnv{o}, std::invalid_argument);  // nobody left to act
 }
 

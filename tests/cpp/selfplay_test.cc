@@ -21,7 +21,8 @@ TEST(SelfPlay, ResultsDoNotDependOnTheThreadCount) {
     o.variant = preset(name);
     o.games = 3000;
     o.seed = 77;
-    o.agents = {BotKind::kRandom, BotKind::kHeuristic, BotKind::kRandom, BotKind::kHeuristic};
+    o.agents = {Bot{BotKind::kRandom}, Bot{BotKind::kHeuristic}, Bot{BotKind::kRandom},
+                Bot{BotKind::kHeuristic}};
     std::vector<DealResult> one, two;
     o.threads = 1;
     run_selfplay(o, one);
@@ -98,7 +99,8 @@ TEST(SelfPlay, HeuristicBeatsRandom) {
   o.variant = preset("baibian");
   o.variant.team_formation = TeamFormation::kFixed;  // pairs stay together
   o.games = 4000;
-  o.agents = {BotKind::kHeuristic, BotKind::kRandom, BotKind::kHeuristic, BotKind::kRandom};
+  o.agents = {Bot{BotKind::kHeuristic}, Bot{BotKind::kRandom}, Bot{BotKind::kHeuristic},
+              Bot{BotKind::kRandom}};
   std::vector<DealResult> results;
   run_selfplay(o, results);
   int wins = 0;
@@ -120,7 +122,12 @@ TEST(SelfPlay, BadOptionsAreRejected) {
   o.replays = 5;
   EXPECT_THROW(run_selfplay(o, results), std::invalid_argument);  // no record sink
   EXPECT_THROW(parse_bot("smart"), std::invalid_argument);
-  EXPECT_EQ(parse_bot("heuristic"), BotKind::kHeuristic);
+  EXPECT_EQ(parse_bot("heuristic"), Bot{BotKind::kHeuristic});
+  EXPECT_EQ(parse_bot("search:40"), (Bot{BotKind::kSearch, 40}));
+  EXPECT_EQ(bot_label(parse_bot("search:40")), "search:40");
+  EXPECT_THROW(parse_bot("search:0"), std::invalid_argument);
+  EXPECT_THROW(parse_bot("search:4x"), std::invalid_argument);
+  EXPECT_THROW(parse_bot("greedy:4"), std::invalid_argument);
 }
 
 }  // namespace

@@ -134,10 +134,11 @@ def test_masks_and_observations_match_a_replayed_game(variant):
     act = masked_random(rng)
     log: list[tuple[int, int, np.ndarray, np.ndarray]] = []
 
-    def opponent(obs, mask, seat):
-        a = act(mask)
-        log.append((seat, a, obs, mask))
-        return a
+    def opponent(obs, mask, seats):  # the agent contract: a batch (of one decision here)
+        assert obs.shape == (1, sk._core.observation_size()) and mask.shape[0] == 1 and seats.shape == (1,)
+        a = act(mask[0])
+        log.append((int(seats[0]), a, obs[0].copy(), mask[0].copy()))
+        return np.array([a])
 
     env = ShuangkouEnv(variant, opponents=opponent, seat=2, reward="score")
     cat = env.catalogue
@@ -226,7 +227,7 @@ def test_deterministic_for_a_seed(opponents):
         rng = np.random.default_rng(3)
         act = masked_random(rng)
         orng = np.random.default_rng(4)
-        opp = (lambda o, m, s: int(orng.choice(np.flatnonzero(m)))) if opponents == "callable" else opponents
+        opp = (lambda o, m, s: orng.choice(np.flatnonzero(m[0]), size=1)) if opponents == "callable" else opponents
         env = ShuangkouEnv("qianbian", opponents=opp, control_partner=True)
         out = []
         obs, info = env.reset(seed=123)
@@ -360,11 +361,11 @@ def test_control_partner_observation_is_the_acting_seat():
 def test_callable_opponents_first_legal():
     calls = []
 
-    def first_legal(observation, action_mask, seat):
-        assert observation.shape == (sk._core.observation_size(),) and observation.dtype == np.float32
-        assert action_mask.dtype == np.int8
-        calls.append(seat)
-        return int(np.flatnonzero(action_mask)[0])
+    def first_legal(obs, mask, seats):
+        assert obs.shape == (1, sk._core.observation_size()) and obs.dtype == np.float32
+        assert mask.dtype == np.int8 and seats.dtype == np.int64
+        calls.append(int(seats[0]))
+        return np.array([np.flatnonzero(mask[0])[0]], dtype=np.int64)
 
     env = gym.make(ENV_ID, variant="baibian", opponents=first_legal, seat=3)
     act = masked_random(np.random.default_rng(0))
@@ -381,7 +382,7 @@ def test_callable_opponents_first_legal():
 
 
 def test_callable_opponent_illegal_action_raises():
-    env = ShuangkouEnv("baibian", opponents=lambda o, m, s: int(np.flatnonzero(m == 0)[0]), seat=0)
+    env = ShuangkouEnv("baibian", opponents=lambda o, m, s: np.flatnonzero(m[0] == 0)[:1], seat=0)
     with pytest.raises(ValueError, match="opponents"):
         for s in range(10):  # the first seat to act may be the learner
             _, info = env.reset(seed=s)
@@ -546,7 +547,7 @@ def test_pickle_and_deepcopy_play_on_independently():
     import pickle
 
     for opponents in ("heuristic", "callable"):
-        opp = (lambda o, m, s: int(np.flatnonzero(m)[0])) if opponents == "callable" else opponents
+        opp = (lambda o, m, s: np.flatnonzero(m[0])[:1]) if opponents == "callable" else opponents
         env = ShuangkouEnv("jj", opponents=opp)
         act = masked_random(np.random.default_rng(1))
         obs, info = env.reset(seed=4)

@@ -397,10 +397,10 @@ def test_gym_after_a_raising_opponent_the_learner_action_never_goes_to_another_s
         if armed["on"]:
             armed["on"] = False
             raise KeyError("opponent failed")
-        return _last_legal(mask)
+        return np.array([_last_legal(mask[0])])
 
     env = ShuangkouEnv("baibian", opponents=flaky, seat=0)
-    twin = ShuangkouEnv("baibian", opponents=lambda obs, mask, seat: _last_legal(mask), seat=0)
+    twin = ShuangkouEnv("baibian", opponents=lambda obs, mask, seats: np.array([_last_legal(mask[0])]), seat=0)
     _, info = env.reset(seed=4)
     _, tinfo = twin.reset(seed=4)
     np.testing.assert_array_equal(info["action_mask"], tinfo["action_mask"])

@@ -52,6 +52,15 @@ class GameState {
   // decks), `leader` leads. Throws std::invalid_argument otherwise.
   static GameState from_hands(const std::array<CardCounts, kNumSeats>& hands, int leader);
 
+  // The same position with other hands: each seat's new hand must hold as
+  // many cards as its hand now (unchecked). For determinized search, which
+  // deals the cards a seat cannot see anew and plays the position out.
+  GameState redealt(const std::array<CardCounts, kNumSeats>& hands) const {
+    GameState g = *this;
+    g.hands_ = hands;
+    return g;
+  }
+
   bool is_over() const { return current_ < 0; }
   // The seat to act, -1 once the deal is over.
   int current_player() const { return current_; }

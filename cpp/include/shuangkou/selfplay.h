@@ -22,8 +22,7 @@ struct SelfPlayOptions {
   int64_t games = 1;
   int threads = 0;  // 0: every core OpenMP sees
   uint64_t seed = 0;
-  std::array<BotKind, kNumSeats> agents{BotKind::kRandom, BotKind::kRandom, BotKind::kRandom,
-                                        BotKind::kRandom};
+  std::array<Bot, kNumSeats> agents{};  // random everywhere
   // The first `replays` deals (-1: all) are recorded (Game::to_json) and
   // handed to `on_records`, in deal order, one block of deals at a time, on
   // the calling thread; an exception it throws stops the run and propagates.

@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -29,8 +30,9 @@ struct VectorEnvOptions {
   int num_envs = 1;
   uint64_t seed = 0;
   int threads = 0;  // 0: every core OpenMP sees
-  // Per seat: -1 external, else a BotKind played inside C++.
-  std::array<int, kNumSeats> bots{-1, -1, -1, -1};
+  // Per seat: empty for an external seat (played through step()), else the
+  // built-in bot played inside C++.
+  std::array<std::optional<Bot>, kNumSeats> bots{};
   RewardMode reward = RewardMode::kScore;
   bool dense_mask = true;  // fill the [num_envs, num_actions] mask
   // -1: each env plays its own endless sequence of deals (episode_seed).
@@ -115,7 +117,8 @@ class VectorEnv {
     SplitMix64 rng{0};
     std::vector<Play> legal;        // current player's moves (+ pass last when legal)
     std::vector<int32_t> legal_id;  // their action ids, computed once per position
-    int leader = 0, plays = 0;
+    int leader = 0;
+    DealTally tally;
     DealResult last;
     uint64_t seed = 0, last_seed = 0;     // deal seeds of the current and the last finished deal
     int64_t index = -1, last_index = -1;  // their indices in `deals` mode

@@ -1,5 +1,5 @@
 """Gymnasium single-agent environment: one learner (a seat, or a seat and its partner)
-against opponents played by a built-in C++ bot or by a Python callable.
+against opponents played by a built-in C++ bot or by a Python agent (shuangkou.agents).
 
     import gymnasium as gym
     import shuangkou  # registers "shuangkou/Shuangkou-v0"
@@ -62,7 +62,6 @@ from __future__ import annotations
 import copy
 import operator
 import warnings
-from collections.abc import Callable
 from typing import Any
 
 import gymnasium
@@ -71,6 +70,7 @@ from gymnasium import spaces
 
 from .. import _core
 from .._args import int_arg
+from ..agents import Agent, AgentLike, decide, resolve_agent
 from ..vector import DEFAULT_REWARD
 from .actions import rules_of
 from .render import render_game
@@ -79,8 +79,6 @@ ENV_ID = "shuangkou/Shuangkou-v0"
 REWARDS = ("win", "score", "log")
 ILLEGAL_ACTION = ("terminate", "raise", "random")
 OUTCOMES = ("double", "single", "draw")  # the codes of info["outcome"]
-
-Opponent = Callable[[np.ndarray, np.ndarray, int], int]
 
 
 def _as_action(action: Any, what: str) -> int:
@@ -102,10 +100,10 @@ class ShuangkouEnv(gymnasium.Env):
 
     variant: a preset (classic, baibian, qianbian, qianbian_collect, jj), a YAML file or a
     `shuangkou.Rules`; overrides: any variant parameter (e.g. team_formation="fixed").
-    opponents: a built-in bot name ("random", "heuristic"), played inside C++, or a
-    callable opponents(observation, action_mask, seat) -> action id, called for every
-    seat the learner does not play (observation float32 [obs_size] and mask int8
-    [num_actions] are copies, from that seat's point of view).
+    opponents: the agent of every seat the learner does not play (shuangkou.agents): a
+    built-in bot name ("random", "greedy", "heuristic", "search:64", ...), played inside
+    C++, or a batched callable opponents(obs, mask, seats) -> action ids or a
+    shuangkou.Agent, called with one decision at a time (B = 1, from that seat's view).
     seat: the learner's seat (0..3); control_partner: the learner also plays seat ^ 2.
     reward: "win" (default), "score" or "log".
     illegal_action: "terminate" (default), "raise" or "random"; illegal_reward: the
@@ -117,7 +115,7 @@ class ShuangkouEnv(gymnasium.Env):
     def __init__(
         self,
         variant: Any = "baibian",
-        opponents: str | Opponent = "heuristic",
+        opponents: AgentLike = "heuristic",
         seat: int = 0,
         control_partner: bool = False,
         reward: str = DEFAULT_REWARD,
@@ -150,18 +148,15 @@ class ShuangkouEnv(gymnasium.Env):
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
 
-        if callable(opponents):
-            self._opponent: Opponent | None = opponents
-            self._bots: list[str | None] = [None] * 4
-        elif isinstance(opponents, str):
-            if opponents not in _core.bot_names():
-                raise ValueError(
-                    f"opponents: a built-in bot ({', '.join(_core.bot_names())}) or a callable, got {opponents!r}"
-                )
-            self._opponent = None
-            self._bots = [None if s in self.learner_seats else opponents for s in range(4)]
+        opponent = resolve_agent(opponents)  # ValueError naming a bad name or module:callable
+        if isinstance(opponent, str):
+            self._opponent: AgentLike | None = None
+            self._bots: list[str | None] = [None if s in self.learner_seats else opponent for s in range(4)]
         else:
-            raise ValueError(f"opponents: a built-in bot name or a callable, got {opponents!r}")
+            self._opponent = opponent
+            self._bots = [None] * 4
+            if isinstance(opponent, Agent):
+                opponent.reset(self.rules)
         self.opponents = opponents
 
         self._core = _core.VectorEnvCore(self.rules, 1, 0, 1, self._bots, self.reward_mode, True)
@@ -204,12 +199,10 @@ class ShuangkouEnv(gymnasium.Env):
         """Callable opponents act until a learner seat must act; True if they end the deal."""
         while self._opponent is not None and int(self._core.current_player[0]) not in self.learner_seats:
             seat = int(self._core.current_player[0])
-            obs = np.array(self._core.obs[0], dtype=np.float32, copy=True)
-            mask = np.array(self._core.mask[0], dtype=np.int8, copy=True)
             try:
-                a = _as_action(self._opponent(obs, mask, seat), f"opponents(...) for seat {seat}")
-                if not 0 <= a < self.num_actions or not mask[a]:
-                    raise ValueError(f"opponents(...) chose action {a} for seat {seat}, which is not legal there")
+                a = int(decide(self._opponent, self._core, np.array([0]), self.rules, f"opponents for seat {seat}")[0])
+                if not self._core.mask[0][a]:
+                    raise ValueError(f"opponents chose action {a} for seat {seat}, which is not legal there")
             except BaseException as e:
                 # The deal cannot go on: the learner's next action would land on this seat.
                 self._phase, self._why_broken = "broken", f"{type(e).__name__}: {e}"

@@ -1,0 +1,161 @@
+"""Agents: one interface for built-in bots, Python callables and `Agent` objects.
+
+Wherever an agent is taken (`selfplay`, `arena`, the Gymnasium env's `opponents`,
+the CLI's `--agents`) it may be
+
+- a built-in bot name, played inside C++: "random", "simple", "greedy",
+  "heuristic", "search" or "search:ROLLOUTS" (see docs/heuristic.md);
+- a callable ``agent(obs, mask, seats) -> actions`` on numpy arrays with the batch
+  first: ``obs`` float32 ``[B, obs_size]``, ``mask`` int8 ``[B, num_actions]`` (1 where
+  legal), ``seats`` int64 ``[B]``; it returns ``B`` action ids (int64 ``[B]``);
+- an `Agent` object, for agents that need more than that: its ``act(decisions)`` gets a
+  `Decisions` with the legal action ids and move-feature rows of every decision too;
+- in the CLI (and as a string anywhere) ``module:callable``, imported; a class found
+  there is instantiated without arguments.
+
+Every call holds the decisions of one step of a batch of deals, all seats that the
+agent plays together.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Union
+
+import numpy as np
+
+from . import _core
+
+__all__ = ["Agent", "AgentLike", "Decisions", "agent_label", "resolve_agent"]
+
+
+@dataclass
+class Decisions:
+    """The decisions an `Agent` makes in one call (B of them, the batch first).
+
+    obs: float32 [B, obs_size] (docs/observation.md); mask: int8 [B, num_actions];
+    seats: int64 [B], the seat deciding in each row; legal_ids: B int32 arrays, the
+    legal action ids of each row (the pass, id 0, last where legal); legal_features:
+    B float32 arrays [k, move_feature_size], one row per legal id (Rules.move_features's
+    layout); rules: the `Rules` played.
+    """
+
+    obs: np.ndarray
+    mask: np.ndarray
+    seats: np.ndarray
+    legal_ids: list[np.ndarray]
+    legal_features: list[np.ndarray]
+    rules: _core.Rules
+
+    def __len__(self) -> int:
+        return len(self.seats)
+
+
+class Agent:
+    """Base class for Python agents that need more than (obs, mask, seats).
+
+    Subclass it and implement ``act(decisions) -> int64 [B]`` (one legal action id per
+    row of the `Decisions`). ``name`` labels the agent in reports (default: the class
+    name). ``reset(rules)`` is called once before a run starts playing.
+
+    >>> import numpy as np, shuangkou as sk
+    >>> class LastLegal(sk.Agent):
+    ...     def act(self, d):
+    ...         return np.array([ids[-1] for ids in d.legal_ids], dtype=np.int64)
+    >>> r = sk.selfplay("classic", games=4, agents=[LastLegal(), "greedy"], seed=1)
+    >>> r["agents"]
+    ['LastLegal', 'greedy', 'LastLegal', 'greedy']
+    """
+
+    name: str | None = None
+
+    def reset(self, rules: _core.Rules) -> None:
+        """Called once before a run plays (override to load or clear state)."""
+
+    def act(self, decisions: Decisions) -> np.ndarray:
+        raise NotImplementedError(f"{type(self).__name__} must implement act(decisions)")
+
+
+AgentLike = Union[str, Agent, Callable[[np.ndarray, np.ndarray, np.ndarray], Any]]
+
+
+def resolve_agent(spec: AgentLike) -> AgentLike:
+    """A built-in bot's canonical name, or the callable / `Agent` to call.
+
+    Raises ValueError naming the problem: an unknown bot, a bad search budget, a
+    ``module:callable`` that does not import or is not callable."""
+    if isinstance(spec, Agent) or (callable(spec) and not isinstance(spec, str)):
+        return spec
+    if not isinstance(spec, str):
+        raise ValueError(
+            f"an agent is a built-in bot name, a callable or a shuangkou.Agent, got {type(spec).__name__} {spec!r}"
+        )
+    name = spec.strip()
+    base, colon, rest = name.partition(":")
+    if base in _core.bot_names():
+        return _core.bot_label(name)  # ValueError naming a bad budget
+    if not colon:
+        raise ValueError(
+            f"unknown agent '{name}': built-in bots are {', '.join(_core.bot_names())} (search:ROLLOUTS sets the "
+            "search budget); or give module:callable, a callable or a shuangkou.Agent"
+        )
+    try:
+        module = importlib.import_module(base)
+    except ImportError as e:
+        raise ValueError(f"agent '{name}': cannot import module '{base}' ({e})") from None
+    obj: Any = module
+    for part in rest.split("."):
+        if not hasattr(obj, part):
+            raise ValueError(f"agent '{name}': module '{base}' has no attribute '{rest}'")
+        obj = getattr(obj, part)
+    if isinstance(obj, type):
+        obj = obj()
+    if not (isinstance(obj, Agent) or callable(obj)):
+        raise ValueError(f"agent '{name}': {rest} is a {type(obj).__name__}, not a callable or a shuangkou.Agent")
+    return obj
+
+
+def agent_label(agent: AgentLike) -> str:
+    """The name reports use: a bot's name, an Agent's ``name`` or class name, a function's name."""
+    if isinstance(agent, str):
+        return agent
+    if isinstance(agent, Agent):
+        return agent.name or type(agent).__name__
+    return getattr(agent, "__name__", type(agent).__name__)
+
+
+def decide(agent: AgentLike, core: Any, rows: np.ndarray, rules: _core.Rules, who: str) -> np.ndarray:
+    """The action ids (int32 [len(rows)]) `agent` chooses for envs `rows` of a
+    VectorEnvCore, checked: integers, one per row, each an action id (legality is
+    checked by the core's step)."""
+    seats = core.current_player[rows].astype(np.int64)
+    if isinstance(agent, Agent):
+        offsets = core.legal_offsets
+        d = Decisions(
+            obs=core.obs[rows],
+            mask=core.mask[rows],
+            seats=seats,
+            legal_ids=[core.legal_ids[offsets[j] : offsets[j + 1]] for j in rows],
+            legal_features=[core.legal_features[offsets[j] : offsets[j + 1]] for j in rows],
+            rules=rules,
+        )
+        chosen = agent.act(d)
+    else:
+        chosen = agent(core.obs[rows], core.mask[rows], seats)
+    return checked_actions(np.asarray(chosen), len(rows), core.num_actions, who)
+
+
+def checked_actions(chosen: np.ndarray, n: int, num_actions: int, who: str) -> np.ndarray:
+    """The action ids an agent returned, as int32: n integers (not bools, floats or
+    strings) in 0..num_actions-1; ValueError naming the first bad one otherwise."""
+    if chosen.shape != (n,):
+        raise ValueError(f"{who} returned shape {chosen.shape}, expected ({n},): one action id per decision")
+    if chosen.dtype == np.bool_ or not np.issubdtype(chosen.dtype, np.integer):
+        first = chosen.flat[0] if chosen.size else None
+        raise ValueError(f"{who} returned {chosen.dtype} values (e.g. {first!r}); action ids are integers")
+    bad = np.flatnonzero((chosen < 0) | (chosen >= num_actions))
+    if len(bad):
+        raise ValueError(f"{who} returned {int(chosen[bad[0]])}, not an action id (0..{num_actions - 1})")
+    return chosen.astype(np.int32)

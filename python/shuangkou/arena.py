@@ -1,0 +1,290 @@
+"""The arena: agents against each other over duplicate deals, with paired confidence
+intervals and ratings.
+
+    import shuangkou as sk
+    result = sk.arena(variant="baibian", agents=["heuristic", "greedy", "random"], deals=1000, seed=1)
+    result["pairs"][0]["wp"], result["pairs"][0]["wp_ci"]   # the summary is a dict (results.json)
+    result.arrays[("heuristic", "greedy")]["score_diff"]     # per-deal numpy arrays
+
+Duplicate format: for every pair of agents (A, B), deal i (dealt from (seed, i)) is
+played twice with the same cards in the same seats, `team_formation: fixed`: once with
+A at seats 0 and 2, once with A at seats 1 and 3. The cards' luck cancels in the pair's
+total. Built-in bots and the bots' random streams see the same deal both times; the
+results are identical for any thread count and batch size (for Python agents that
+decide from their inputs alone).
+
+Statistics, per pair: WP, the share of duplicate pairs A wins on the pair's total score
+difference (ties count half), with a 95% percentile-bootstrap interval over the pairs
+(2,000 resamples, seeded, so it is reproducible); ADP, A's mean score difference per
+deal, with a 95% paired normal interval (the two deals of a pair are one observation).
+Ratings: a Bradley-Terry fit of every pair's wins (ties half) on an Elo scale (400 per
+factor 10 of odds), centred at mean 0, with 95% intervals from the fit's curvature; each
+pair adds one virtual tie so a clean sweep stays finite.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from . import _core
+from ._args import int_arg
+from .agents import AgentLike, agent_label
+from .selfplay import seat_agents, selfplay
+
+__all__ = ["ArenaResult", "EVAL_SETS", "arena", "parse_deals"]
+
+# Versioned evaluation deal sets: name -> (base seed, most deals). Deal i of a set is
+# dealt from (its seed, i) like any other run, so "eval-v1:10000" is the first 10,000
+# deals of eval-v1 under every variant. A set never changes once published; a new one
+# gets a new name.
+EVAL_SETS: dict[str, tuple[int, int]] = {"eval-v1": (0x5EED_2026_0001, 1_000_000)}
+
+OUTCOMES = ("double", "single", "draw")
+
+
+class ArenaResult(dict):
+    """The summary (a plain dict, JSON-ready: results.json) with the per-deal numpy
+    arrays in `.arrays`: for each pair (a, b), ``score_diff`` int64 [deals, 2] (A's
+    team score minus B's, with A at seats 0/2, then at seats 1/3) and ``halves``, the
+    two self-play results (A at seats 0/2, then B at seats 0/2) as `selfplay` gives
+    them (scores, places, outcome, bombs, max_stars, overtakes, ...)."""
+
+    arrays: dict[tuple[str, str], dict[str, Any]]
+
+
+def parse_deals(deals: int | str, seed: int | None) -> tuple[int, int, str | None]:
+    """(number of deals, base seed, eval set name or None) from `deals` = a count or
+    'SET:N' (e.g. 'eval-v1:10000'); ValueError naming the problem."""
+    if isinstance(deals, str):
+        name, colon, count = deals.partition(":")
+        if name not in EVAL_SETS:
+            if name.strip().isdigit() and not colon:
+                return parse_deals(int(name), seed)
+            raise ValueError(f"deals: a count or SET:N with SET one of {', '.join(EVAL_SETS)}, got {deals!r}")
+        set_seed, most = EVAL_SETS[name]
+        if not colon or not count.strip().isdigit():
+            raise ValueError(f"deals: give the number of deals of {name} as {name}:N, got {deals!r}")
+        n = int_arg(int(count), "deals", 1, most, f" ({name} holds {most:,})")
+        if seed is not None and seed != set_seed:
+            raise ValueError(f"deals={deals!r} fixes the seed ({set_seed}); leave seed unset")
+        return n, set_seed, name
+    n = int_arg(deals, "deals", 1, 2**40)
+    return n, int_arg(0 if seed is None else seed, "seed", 0, 2**64 - 1), None
+
+
+def _unique_labels(agents: list[AgentLike]) -> list[str]:
+    labels: list[str] = []
+    for a in agents:
+        label = agent_label(a)
+        k, base = 2, label
+        while label in labels:
+            label, k = f"{base}#{k}", k + 1
+        labels.append(label)
+    return labels
+
+
+def _bootstrap_ci(values: np.ndarray, seed: int, resamples: int = 2000) -> list[float]:
+    rng = np.random.default_rng(seed)
+    n = len(values)
+    means = np.empty(resamples)
+    for start in range(0, resamples, 250):  # 250 resamples at a time: bounded memory
+        k = min(250, resamples - start)
+        means[start : start + k] = values[rng.integers(0, n, size=(k, n))].mean(axis=1)
+    return [float(np.quantile(means, 0.025)), float(np.quantile(means, 0.975))]
+
+
+def _team_stats(half: dict[str, np.ndarray], seats: list[int]) -> dict[str, np.ndarray]:
+    """Per deal, for the agent at `seats`: won first place, outcome, bombs, stars, overtakes."""
+    first_team = half["places"][:, 0] % 2
+    return {
+        "first": first_team == seats[0] % 2,
+        "bombs": half["bombs"][:, seats].sum(axis=1),
+        "max_stars": half["max_stars"][:, seats].max(axis=1),
+        "overtakes": half["overtakes"][:, seats].sum(axis=1),
+        "points": half["scores"][:, seats].mean(axis=1),
+    }
+
+
+def pair_summary(a: str, b: str, halves: tuple[dict, dict], seed: int) -> tuple[dict[str, Any], np.ndarray]:
+    """The summary of one duplicate match and its per-deal score differences [deals, 2]."""
+    h0, h1 = halves
+    team = lambda h, s: h["scores"][:, s].sum(axis=1)  # noqa: E731
+    diff = np.stack([team(h0, [0, 2]) - team(h0, [1, 3]), team(h1, [1, 3]) - team(h1, [0, 2])], axis=1)
+    total = diff.sum(axis=1)
+    n = len(total)
+    outcome_w = (total > 0) + 0.5 * (total == 0)
+    wp = float(outcome_w.mean())
+    per_deal = total / 2.0
+    adp = float(per_deal.mean())
+    half_width = 1.96 * float(per_deal.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
+    a_stats = [_team_stats(h0, [0, 2]), _team_stats(h1, [1, 3])]
+    b_stats = [_team_stats(h0, [1, 3]), _team_stats(h1, [0, 2])]
+    outcomes = np.concatenate([h0["outcome"], h1["outcome"]])
+
+    def outcome_rates(stats: list[dict[str, np.ndarray]]) -> dict[str, float]:
+        first = np.concatenate([s["first"] for s in stats])
+        return {o: float(np.mean(first & (outcomes == i))) for i, o in enumerate(OUTCOMES[:2])}
+
+    def per_agent(stats: list[dict[str, np.ndarray]]) -> dict[str, float]:
+        cat = {k: np.concatenate([s[k] for s in stats]) for k in stats[0]}
+        return {
+            "bombs_per_deal": float(cat["bombs"].mean()),
+            "max_stars_per_deal": float(cat["max_stars"].mean()),
+            "overtakes_per_deal": float(cat["overtakes"].mean()),
+        }
+
+    summary = {
+        "a": a,
+        "b": b,
+        "deals": n,
+        "wp": wp,
+        "wp_ci": _bootstrap_ci(outcome_w.astype(np.float64), seed) if n > 1 else [wp, wp],
+        "adp": adp,
+        "adp_ci": [adp - half_width, adp + half_width],
+        "pairs_won": {"a": int((total > 0).sum()), "b": int((total < 0).sum()), "tied": int((total == 0).sum())},
+        "outcomes": {"a": outcome_rates(a_stats), "b": outcome_rates(b_stats), "draw": float(np.mean(outcomes == 2))},
+        "by_agent": {"a": per_agent(a_stats), "b": per_agent(b_stats)},
+        "points": {
+            "a": float(sum(s["points"].sum() for s in a_stats)),
+            "b": float(sum(s["points"].sum() for s in b_stats)),
+        },
+    }
+    return summary, diff
+
+
+def bradley_terry(labels: list[str], pairs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Elo-scale Bradley-Terry ratings (mean 0) with 95% intervals from the observed
+    information, fitted by Newton's method on every pair's wins (ties half), one virtual
+    tie a pair."""
+    k = len(labels)
+    index = {name: i for i, name in enumerate(labels)}
+    games = []  # (i, j, wins of i, number of duplicate pairs)
+    for p in pairs:
+        w = p["pairs_won"]["a"] + 0.5 * p["pairs_won"]["tied"] + 0.5
+        games.append((index[p["a"]], index[p["b"]], w, p["deals"] + 1.0))
+    r = np.zeros(k)
+    for _ in range(100):
+        grad = np.zeros(k)
+        hess = np.zeros((k, k))
+        for i, j, w, n in games:
+            prob = 1.0 / (1.0 + math.exp(-(r[i] - r[j])))
+            g = w - n * prob
+            grad[i] += g
+            grad[j] -= g
+            h = n * prob * (1 - prob)
+            hess[i, i] += h
+            hess[j, j] += h
+            hess[i, j] -= h
+            hess[j, i] -= h
+        # The ratings are fixed up to a constant: solve with the mean pinned at 0.
+        step = np.linalg.lstsq(hess + np.ones((k, k)) / k, grad, rcond=None)[0]
+        r += step
+        r -= r.mean()
+        if np.abs(step).max() < 1e-10:
+            break
+    cov = np.linalg.pinv(hess) if k > 1 else np.zeros((1, 1))
+    scale = 400 / math.log(10)
+    out = {}
+    for name, i in index.items():
+        half = 1.96 * math.sqrt(max(cov[i, i], 0.0)) * scale
+        out[name] = {"rating": float(r[i] * scale), "ci": [float(r[i] * scale - half), float(r[i] * scale + half)]}
+    return out
+
+
+def arena(
+    variant: Any = "baibian",
+    agents: Sequence[AgentLike] = ("heuristic", "greedy", "random"),
+    deals: int | str = 1000,
+    threads: int | None = None,
+    seed: int | None = None,
+    batch: int = 1024,
+    progress: Callable[[int, int], Any] | None = None,
+    **overrides: Any,
+) -> ArenaResult:
+    """Round robin of duplicate matches between `agents`; returns the summary (a dict,
+    results.json's content) with per-deal arrays in `.arrays`.
+
+    variant: a preset, a YAML file or a `Rules`; overrides: variant parameters
+    (`team_formation` is always fixed). agents: two or more agents (built-in names such
+    as "search:128", callables, `shuangkou.Agent` objects, "module:callable"). deals: per
+    pair, a count (deals 0..deals-1 of `seed`) or an evaluation set "eval-v1:N" (which
+    fixes the seed). threads: None or 0 for every core. batch: deals side by side for
+    Python agents. progress(done, total) is called now and then with the deals played so
+    far over all pairs (each duplicate pair is two deals).
+    """
+    if isinstance(agents, str):
+        agents = [a.strip() for a in agents.split(",")]
+    resolved = [seat_agents([a])[0] for a in agents]
+    if len(resolved) < 2:
+        raise ValueError(f"arena needs at least two agents, got {len(resolved)}")
+    labels = _unique_labels(resolved)
+    n, base_seed, eval_set = parse_deals(deals, seed)
+    threads = int_arg(0 if threads is None else threads, "threads", 0, _core.MAX_THREADS, " (0: every core)")
+    if overrides.get("team_formation", "fixed") != "fixed":
+        raise ValueError("the arena plays team_formation fixed (duplicate deals need seats that never move)")
+    overrides["team_formation"] = "fixed"
+    rules = _core.Rules(variant, **overrides)
+    pairs_ix = [(i, j) for i in range(len(resolved)) for j in range(i + 1, len(resolved))]
+    total = 2 * n * len(pairs_ix)
+    played = 0
+    start = time.perf_counter()
+    pairs: list[dict[str, Any]] = []
+    arrays: dict[tuple[str, str], dict[str, Any]] = {}
+    for k, (i, j) in enumerate(pairs_ix):
+        halves = []
+        for first, second in ((resolved[i], resolved[j]), (resolved[j], resolved[i])):
+
+            def report(done: int, before: int = played) -> bool:
+                if progress is not None:
+                    progress(before + done, total)
+                return True
+
+            r = selfplay(
+                rules, games=n, agents=[first, second], threads=threads, seed=base_seed, batch=batch, progress=report
+            )
+            halves.append(r.arrays)
+            played += n
+        summary, diff = pair_summary(labels[i], labels[j], (halves[0], halves[1]), seed=base_seed + k)
+        pairs.append(summary)
+        arrays[(labels[i], labels[j])] = {"score_diff": diff, "halves": halves}
+    ratings = bradley_terry(labels, pairs)
+    points = dict.fromkeys(labels, 0.0)
+    for p in pairs:
+        points[p["a"]] += p["points"]["a"]
+        points[p["b"]] += p["points"]["b"]
+    matrix = np.full((len(labels), len(labels)), np.nan)
+    for p in pairs:
+        ia, ib = labels.index(p["a"]), labels.index(p["b"])
+        matrix[ia, ib], matrix[ib, ia] = p["wp"], 1 - p["wp"]
+    result = ArenaResult(
+        {
+            "variant": variant if isinstance(variant, str) else rules.name,
+            "params": rules.params,
+            "seed": base_seed,
+            "deals": n,
+            "eval_set": eval_set,
+            "agents": labels,
+            "pairs": pairs,
+            "ratings": ratings,
+            "wp_matrix": [[None if math.isnan(x) else float(x) for x in row] for row in matrix],
+            "levels": {
+                name: {
+                    "points": pts,
+                    "level": _core.level_title(int(round(pts)))[0],
+                    "title": _core.level_title(int(round(pts)))[1],
+                }
+                for name, pts in points.items()
+            },
+            "elapsed_s": time.perf_counter() - start,
+            "threads": threads,
+            "statistics": "WP: 95% percentile bootstrap over duplicate pairs (2,000 resamples); ADP: 95% paired "
+            "normal interval; ratings: Bradley-Terry (Elo scale, mean 0, one virtual tie a pair)",
+        }
+    )
+    result.arrays = arrays
+    return result

@@ -1,0 +1,165 @@
+"""Files of an arena run: results.json, pairs.csv, the plots and report.md.
+
+    from shuangkou.arena_report import write_report
+    write_report(sk.arena(...), "runs/arena1")
+
+Plots need matplotlib (a dependency of the package; imported here only).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .arena import ArenaResult
+
+FILES = ("results.json", "pairs.csv", "winrate.png", "score_diff.png", "report.md")
+
+CSV_COLUMNS = (
+    "a", "b", "deals", "wp", "wp_lo", "wp_hi", "adp", "adp_lo", "adp_hi", "pairs_won_a", "pairs_won_b",
+    "pairs_tied", "a_double", "a_single", "b_double", "b_single", "draw", "a_bombs_per_deal", "b_bombs_per_deal",
+    "a_max_stars_per_deal", "b_max_stars_per_deal", "a_overtakes_per_deal", "b_overtakes_per_deal",
+)  # fmt: skip
+
+
+def _csv_row(p: dict[str, Any]) -> list[Any]:
+    o, g = p["outcomes"], p["by_agent"]
+    return [
+        p["a"], p["b"], p["deals"], p["wp"], *p["wp_ci"], p["adp"], *p["adp_ci"], p["pairs_won"]["a"],
+        p["pairs_won"]["b"], p["pairs_won"]["tied"], o["a"]["double"], o["a"]["single"], o["b"]["double"],
+        o["b"]["single"], o["draw"], g["a"]["bombs_per_deal"], g["b"]["bombs_per_deal"],
+        g["a"]["max_stars_per_deal"], g["b"]["max_stars_per_deal"], g["a"]["overtakes_per_deal"],
+        g["b"]["overtakes_per_deal"],
+    ]  # fmt: skip
+
+
+def plot_winrate(result: ArenaResult, path: str | os.PathLike) -> None:
+    """Heatmap of the win-rate matrix: row agent's WP against the column agent."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels = result["agents"]
+    m = np.array([[np.nan if x is None else x for x in row] for row in result["wp_matrix"]], dtype=float)
+    size = 1.2 + 0.9 * len(labels)
+    fig, ax = plt.subplots(figsize=(size + 1.2, size))
+    im = ax.imshow(m, vmin=0, vmax=1, cmap="RdBu")
+    ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
+    ax.set_yticks(range(len(labels)), labels)
+    for i in range(len(labels)):
+        for j in range(len(labels)):
+            if not np.isnan(m[i, j]):
+                ax.text(
+                    j,
+                    i,
+                    f"{m[i, j]:.2f}",
+                    ha="center",
+                    va="center",
+                    color="black" if 0.25 < m[i, j] < 0.75 else "white",
+                )
+    ax.set_title(f"{result['variant']}: WP of row vs column\n{result['deals']:,} duplicate deals a pair")
+    fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def plot_score_diff(result: ArenaResult, path: str | os.PathLike) -> None:
+    """Distribution of A's score difference per duplicate pair (both deals), one panel a pair."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    pairs = result["pairs"]
+    cols = min(3, len(pairs))
+    rows = (len(pairs) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.0 * rows), squeeze=False)
+    for ax, p in zip(axes.flat, pairs):
+        total = result.arrays[(p["a"], p["b"])]["score_diff"].sum(axis=1)
+        lo, hi = np.percentile(total, [0.5, 99.5]) if len(total) else (0, 1)
+        bins = np.arange(np.floor(lo) - 0.5, np.ceil(hi) + 1.5, max(1, (hi - lo) // 40))
+        ax.hist(np.clip(total, lo, hi), bins=bins, color="#3b75af")
+        ax.axvline(0, color="black", lw=0.8)
+        ax.axvline(2 * p["adp"], color="#c03d3e", lw=1.2, label=f"mean {2 * p['adp']:+.2f}")
+        ax.set_title(f"{p['a']} vs {p['b']}: WP {p['wp']:.3f}", fontsize=10)
+        ax.set_xlabel(f"{p['a']}'s score minus {p['b']}'s, per duplicate pair", fontsize=8)
+        ax.legend(fontsize=8)
+    for ax in list(axes.flat)[len(pairs) :]:
+        ax.axis("off")
+    fig.suptitle(f"{result['variant']}: score differences ({result['deals']:,} duplicate deals a pair)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def markdown(result: ArenaResult, plots: bool = True) -> str:
+    """The report: pairs with intervals, outcome rates, bombs, overtakes, ratings, levels."""
+    lines = [
+        f"# Arena: {result['variant']}",
+        "",
+        f"{result['deals']:,} duplicate deals a pair"
+        + (f" (evaluation set {result['eval_set']})" if result.get("eval_set") else f", seed {result['seed']}")
+        + f"; agents: {', '.join(result['agents'])}. {result['statistics']}.",
+        "",
+        "| A | B | WP of A (95% CI) | ADP of A (95% CI) | pairs won A / B / tied |",
+        "| --- | --- | ---: | ---: | ---: |",
+    ]
+    for p in result["pairs"]:
+        w = p["pairs_won"]
+        lines.append(
+            f"| {p['a']} | {p['b']} | {p['wp']:.3f} ({p['wp_ci'][0]:.3f}–{p['wp_ci'][1]:.3f}) | "
+            f"{p['adp']:+.2f} ({p['adp_ci'][0]:+.2f} to {p['adp_ci'][1]:+.2f}) | {w['a']} / {w['b']} / {w['tied']} |"
+        )
+    lines += [
+        "",
+        "Outcomes (share of deals the agent's team won by 双扣 double or 单扣 single; 平扣 draws), "
+        "bombs and most stars of one bomb per deal (the agent's two seats), and plays made over the "
+        "partner's play on the table per deal:",
+        "",
+        "| A | B | A double | A single | B double | B single | draw | bombs A / B | stars A / B | overtakes A / B |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for p in result["pairs"]:
+        o, g = p["outcomes"], p["by_agent"]
+        lines.append(
+            f"| {p['a']} | {p['b']} | {o['a']['double']:.1%} | {o['a']['single']:.1%} | {o['b']['double']:.1%} | "
+            f"{o['b']['single']:.1%} | {o['draw']:.1%} | {g['a']['bombs_per_deal']:.2f} / {g['b']['bombs_per_deal']:.2f}"
+            f" | {g['a']['max_stars_per_deal']:.2f} / {g['b']['max_stars_per_deal']:.2f} | "
+            f"{g['a']['overtakes_per_deal']:.2f} / {g['b']['overtakes_per_deal']:.2f} |"
+        )
+    lines += ["", "Ratings (Bradley-Terry, Elo scale, mean 0) and each agent's level title (等级) from its points:", ""]
+    lines += ["| agent | rating (95% CI) | points | level |", "| --- | ---: | ---: | --- |"]
+    for name, r in sorted(result["ratings"].items(), key=lambda kv: -kv[1]["rating"]):
+        lv = result["levels"][name]
+        lines.append(
+            f"| {name} | {r['rating']:+.0f} ({r['ci'][0]:+.0f} to {r['ci'][1]:+.0f}) | {lv['points']:,.0f} | "
+            f"{lv['level']} {lv['title']} |"
+        )
+    if plots:
+        lines += ["", "![win rates](winrate.png)", "", "![score differences](score_diff.png)"]
+    return "\n".join(lines) + "\n"
+
+
+def write_report(result: ArenaResult, out: str | os.PathLike) -> list[Path]:
+    """Writes results.json, pairs.csv, winrate.png, score_diff.png and report.md into
+    `out` (made if missing); returns their paths."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / f for f in FILES]
+    paths[0].write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    with open(paths[1], "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(CSV_COLUMNS)
+        for p in result["pairs"]:
+            w.writerow(_csv_row(p))
+    plot_winrate(result, paths[2])
+    plot_score_diff(result, paths[3])
+    paths[4].write_text(markdown(result), encoding="utf-8")
+    return paths
