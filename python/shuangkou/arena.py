@@ -77,6 +77,14 @@ def parse_deals(deals: int | str, seed: int | None) -> tuple[int, int, str | Non
     return n, int_arg(0 if seed is None else seed, "seed", 0, 2**64 - 1), None
 
 
+def arena_rules(variant: Any, **overrides: Any) -> _core.Rules:
+    """The rules an arena plays: the variant with `team_formation: fixed`; ValueError
+    for a bad variant or parameter, or another team formation."""
+    if str(overrides.get("team_formation", "fixed")) != "fixed":
+        raise ValueError("the arena plays team_formation fixed (duplicate deals need seats that never move)")
+    return _core.Rules(variant, **{**overrides, "team_formation": "fixed"})
+
+
 def _unique_labels(agents: list[AgentLike]) -> list[str]:
     labels: list[str] = []
     for a in agents:
@@ -225,10 +233,7 @@ def arena(
     labels = _unique_labels(resolved)
     n, base_seed, eval_set = parse_deals(deals, seed)
     threads = int_arg(0 if threads is None else threads, "threads", 0, _core.MAX_THREADS, " (0: every core)")
-    if overrides.get("team_formation", "fixed") != "fixed":
-        raise ValueError("the arena plays team_formation fixed (duplicate deals need seats that never move)")
-    overrides["team_formation"] = "fixed"
-    rules = _core.Rules(variant, **overrides)
+    rules = arena_rules(variant, **overrides)
     pairs_ix = [(i, j) for i in range(len(resolved)) for j in range(i + 1, len(resolved))]
     total = 2 * n * len(pairs_ix)
     played = 0
@@ -252,6 +257,32 @@ def arena(
         summary, diff = pair_summary(labels[i], labels[j], (halves[0], halves[1]), seed=base_seed + k)
         pairs.append(summary)
         arrays[(labels[i], labels[j])] = {"score_diff": diff, "halves": halves}
+    return combine(
+        variant if isinstance(variant, str) else rules.name,
+        rules,
+        labels,
+        pairs,
+        arrays,
+        {
+            "seed": base_seed,
+            "deals": n,
+            "eval_set": eval_set,
+            "threads": threads,
+            "elapsed_s": time.perf_counter() - start,
+        },
+    )
+
+
+def combine(
+    variant: str,
+    rules: _core.Rules,
+    labels: list[str],
+    pairs: list[dict[str, Any]],
+    arrays: dict[tuple[str, str], dict[str, Any]],
+    meta: dict[str, Any],
+) -> ArenaResult:
+    """The round-robin summary of pair results (from one arena run, or several merged:
+    pairs may differ in their number of deals): win-rate matrix, ratings, levels."""
     ratings = bradley_terry(labels, pairs)
     points = dict.fromkeys(labels, 0.0)
     for p in pairs:
@@ -263,25 +294,21 @@ def arena(
         matrix[ia, ib], matrix[ib, ia] = p["wp"], 1 - p["wp"]
     result = ArenaResult(
         {
-            "variant": variant if isinstance(variant, str) else rules.name,
+            "variant": variant,
             "params": rules.params,
-            "seed": base_seed,
-            "deals": n,
-            "eval_set": eval_set,
+            "seed": meta["seed"],
+            "deals": meta["deals"],
+            "eval_set": meta.get("eval_set"),
             "agents": labels,
             "pairs": pairs,
             "ratings": ratings,
             "wp_matrix": [[None if math.isnan(x) else float(x) for x in row] for row in matrix],
             "levels": {
-                name: {
-                    "points": pts,
-                    "level": _core.level_title(int(round(pts)))[0],
-                    "title": _core.level_title(int(round(pts)))[1],
-                }
+                name: {"points": pts, **dict(zip(("level", "title"), _core.level_title(int(round(pts)))))}
                 for name, pts in points.items()
             },
-            "elapsed_s": time.perf_counter() - start,
-            "threads": threads,
+            "elapsed_s": meta.get("elapsed_s"),
+            "threads": meta.get("threads"),
             "statistics": "WP: 95% percentile bootstrap over duplicate pairs (2,000 resamples); ADP: 95% paired "
             "normal interval; ratings: Bradley-Terry (Elo scale, mean 0, one virtual tie a pair)",
         }

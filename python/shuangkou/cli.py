@@ -148,12 +148,12 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
 def _cmd_arena(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from .arena import arena, parse_deals
+    from .arena import arena, arena_rules, parse_deals
     from .arena_report import FILES, markdown, write_report
     from .selfplay import seat_agents
 
     overrides = _parse_overrides(args.set)
-    Rules(args.variant, **overrides)  # a bad variant or parameter is reported before anything starts
+    arena_rules(args.variant, **overrides)  # a bad variant or parameter is reported before anything starts
     names = [a.strip() for a in args.agents.split(",") if a.strip()]
     if len(names) < 2:
         raise ValueError(f"--agents: give two or more comma-separated agents, got '{args.agents}'")

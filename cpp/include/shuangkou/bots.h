@@ -28,7 +28,7 @@ enum class BotKind : uint8_t {
 };
 
 // Rollouts a decision of the search bot when its name gives no budget.
-inline constexpr int kDefaultRollouts = 64;
+inline constexpr int kDefaultRollouts = 128;
 inline constexpr int kMaxRollouts = 1 << 20;
 
 // A built-in bot and its budget.
