@@ -52,7 +52,7 @@ int64_t run_selfplay(const SelfPlayOptions& o, std::vector<DealResult>& results,
 #pragma omp parallel num_threads(threads)
     {
       MoveList scratch;
-#pragma omp for schedule(dynamic, 64)
+#pragma omp for schedule(dynamic, 4)  // small chunks: a search deal takes seconds
       for (int64_t i = done; i < end; ++i) {
         std::string* record = i - done < recorded ? &records[i - done] : nullptr;
         results[i] = play_deal(o, static_cast<uint64_t>(i), scratch, record);
