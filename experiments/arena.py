@@ -23,7 +23,7 @@ from pathlib import Path
 
 import shuangkou as sk
 from shuangkou.arena import ArenaResult, arena_rules, combine
-from shuangkou.arena_report import plot_score_diff, plot_winrate
+from shuangkou.arena_report import interval, plot_score_diff, plot_winrate
 from tqdm import tqdm
 
 BASE = ["heuristic", "greedy", "random"]
@@ -73,8 +73,8 @@ def variant_section(result: dict, folder: str) -> list[str]:
     for p in result["pairs"]:
         w = p["pairs_won"]
         lines.append(
-            f"| {p['a']} | {p['b']} | {p['deals']:,} | {p['wp']:.3f} ({p['wp_ci'][0]:.3f}–{p['wp_ci'][1]:.3f}) | "
-            f"{p['adp']:+.2f} ({p['adp_ci'][0]:+.2f} to {p['adp_ci'][1]:+.2f}) | {w['a']} / {w['b']} / {w['tied']} |"
+            f"| {p['a']} | {p['b']} | {p['deals']:,} | {p['wp']:.3f} ({interval(p['wp_ci'], '.3f', '–')}) | "
+            f"{p['adp']:+.2f} ({interval(p['adp_ci'], '+.2f', ' to ')}) | {w['a']} / {w['b']} / {w['tied']} |"
         )
     lines += [
         "",
@@ -168,8 +168,8 @@ def main() -> int:
         f"over at most 4 candidates) play the first "
         f"{args.search_deals:,} deals of the same set: fewer, because search makes about a thousand decisions a "
         "second on two cores where the others make hundreds of thousands. WP: share of duplicate pairs won on "
-        "the pair's total score (ties half), 95% percentile bootstrap interval; ADP: mean score difference per "
-        "deal, 95% paired normal interval; ratings: Bradley-Terry on an Elo scale over all six pairs. The "
+        "the pair's total score (ties half), 95% Wilson score interval; ADP: mean score difference per "
+        "deal, 95% paired Student-t interval; ratings: Bradley-Terry on an Elo scale over all six pairs. The "
         "bots are described in [docs/heuristic.md](../docs/heuristic.md); reproduce one table with "
         "`shuangkou arena --variant VARIANT --agents heuristic,greedy,random --deals eval-v1:10000`.",
         "",

@@ -8,7 +8,10 @@
 namespace shuangkou {
 namespace {
 
-constexpr int64_t kBlock = 8192;  // deals between progress reports
+// Deals between progress reports: fewer where a search bot makes deals slow
+// (about a second each), so that a progress bar moves.
+constexpr int64_t kBlock = 8192;
+constexpr int64_t kSlowBlock = 64;
 
 }  // namespace
 
@@ -43,10 +46,12 @@ int64_t run_selfplay(const SelfPlayOptions& o, std::vector<DealResult>& results,
   const int threads = resolve_threads(o.threads);
   const int64_t replays = o.replays < 0 ? o.games : std::min(o.replays, o.games);
   if (replays > 0 && !o.on_records) throw std::invalid_argument("replays requested but no record sink given");
+  const bool slow =
+      std::any_of(o.agents.begin(), o.agents.end(), [](const Bot& b) { return b.kind == BotKind::kSearch; });
   std::vector<std::string> records;
   int64_t done = 0;
   while (done < o.games) {
-    const int64_t end = std::min(o.games, done + kBlock);
+    const int64_t end = std::min(o.games, done + (slow ? kSlowBlock : kBlock));
     const int64_t recorded = std::max<int64_t>(0, std::min(end, replays) - done);
     records.assign(static_cast<size_t>(recorded), std::string());
 #pragma omp parallel num_threads(threads)

@@ -28,7 +28,12 @@ import numpy as np
 
 from . import _core
 
-__all__ = ["Agent", "AgentLike", "Decisions", "agent_label", "resolve_agent"]
+__all__ = ["Agent", "AgentError", "AgentLike", "Decisions", "agent_label", "resolve_agent"]
+
+
+class AgentError(RuntimeError):
+    """A Python agent raised while deciding; the message names the agent, and the
+    agent's own exception is chained (``__cause__``)."""
 
 
 @dataclass
@@ -85,7 +90,10 @@ def resolve_agent(spec: AgentLike) -> AgentLike:
     """A built-in bot's canonical name, or the callable / `Agent` to call.
 
     Raises ValueError naming the problem: an unknown bot, a bad search budget, a
-    ``module:callable`` that does not import or is not callable."""
+    class given where an instance is needed, a ``module:callable`` that does not
+    import, is not callable or cannot be instantiated."""
+    if isinstance(spec, type):
+        raise ValueError(f"agent {spec.__name__} is a class: give an instance, {spec.__name__}()")
     if isinstance(spec, Agent) or (callable(spec) and not isinstance(spec, str)):
         return spec
     if not isinstance(spec, str):
@@ -101,6 +109,8 @@ def resolve_agent(spec: AgentLike) -> AgentLike:
             f"unknown agent '{name}': built-in bots are {', '.join(_core.bot_names())} (search:ROLLOUTS sets the "
             "search budget); or give module:callable, a callable or a shuangkou.Agent"
         )
+    if not base or not rest:
+        raise ValueError(f"agent '{name}': module:callable needs both a module and a name in it")
     try:
         module = importlib.import_module(base)
     except ImportError as e:
@@ -111,7 +121,10 @@ def resolve_agent(spec: AgentLike) -> AgentLike:
             raise ValueError(f"agent '{name}': module '{base}' has no attribute '{rest}'")
         obj = getattr(obj, part)
     if isinstance(obj, type):
-        obj = obj()
+        try:
+            obj = obj()
+        except Exception as e:  # noqa: BLE001 - any failure of user code is reported as the agent's
+            raise ValueError(f"agent '{name}': {rest}() could not be created without arguments ({e})") from e
     if not (isinstance(obj, Agent) or callable(obj)):
         raise ValueError(f"agent '{name}': {rest} is a {type(obj).__name__}, not a callable or a shuangkou.Agent")
     return obj
@@ -122,29 +135,45 @@ def agent_label(agent: AgentLike) -> str:
     if isinstance(agent, str):
         return agent
     if isinstance(agent, Agent):
-        return agent.name or type(agent).__name__
-    return getattr(agent, "__name__", type(agent).__name__)
+        name = agent.name if agent.name is not None else type(agent).__name__
+    else:
+        name = getattr(agent, "__name__", type(agent).__name__)
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"an agent's name must be a non-empty string, got {name!r} ({type(agent).__name__})")
+    return name
 
 
 def decide(agent: AgentLike, core: Any, rows: np.ndarray, rules: _core.Rules, who: str) -> np.ndarray:
     """The action ids (int32 [len(rows)]) `agent` chooses for envs `rows` of a
-    VectorEnvCore, checked: integers, one per row, each an action id (legality is
-    checked by the core's step)."""
+    VectorEnvCore, checked: integers, one per row, each legal in its row (ValueError
+    naming the agent otherwise). An exception the agent raises becomes an AgentError
+    naming it."""
     seats = core.current_player[rows].astype(np.int64)
-    if isinstance(agent, Agent):
-        offsets = core.legal_offsets
-        d = Decisions(
-            obs=core.obs[rows],
-            mask=core.mask[rows],
-            seats=seats,
-            legal_ids=[core.legal_ids[offsets[j] : offsets[j + 1]] for j in rows],
-            legal_features=[core.legal_features[offsets[j] : offsets[j + 1]] for j in rows],
-            rules=rules,
+    try:
+        if isinstance(agent, Agent):
+            offsets = core.legal_offsets
+            d = Decisions(
+                obs=core.obs[rows],
+                mask=core.mask[rows],
+                seats=seats,
+                legal_ids=[core.legal_ids[offsets[j] : offsets[j + 1]] for j in rows],
+                legal_features=[core.legal_features[offsets[j] : offsets[j + 1]] for j in rows],
+                rules=rules,
+            )
+            chosen = agent.act(d)
+        else:
+            chosen = agent(core.obs[rows], core.mask[rows], seats)
+    except Exception as e:
+        raise AgentError(f"{who} raised {type(e).__name__}: {e}") from e
+    actions = checked_actions(np.asarray(chosen), len(rows), core.num_actions, who)
+    illegal = np.flatnonzero(core.mask[rows, actions] == 0)
+    if len(illegal):
+        k = int(illegal[0])
+        raise ValueError(
+            f"{who} chose action {int(actions[k])}, which is not legal for seat {int(seats[k])} there "
+            f"(row {k} of its batch of {len(rows)}; legal: the mask's 1s)"
         )
-        chosen = agent.act(d)
-    else:
-        chosen = agent(core.obs[rows], core.mask[rows], seats)
-    return checked_actions(np.asarray(chosen), len(rows), core.num_actions, who)
+    return actions
 
 
 def checked_actions(chosen: np.ndarray, n: int, num_actions: int, who: str) -> np.ndarray:

@@ -14,9 +14,10 @@ results are identical for any thread count and batch size (for Python agents tha
 decide from their inputs alone).
 
 Statistics, per pair: WP, the share of duplicate pairs A wins on the pair's total score
-difference (ties count half), with a 95% percentile-bootstrap interval over the pairs
-(2,000 resamples, seeded, so it is reproducible); ADP, A's mean score difference per
-deal, with a 95% paired normal interval (the two deals of a pair are one observation).
+difference (ties count half), with a 95% Wilson score interval over the pairs (ties
+make the true spread smaller than a binomial's, so the interval is conservative); ADP,
+A's mean score difference per deal, with a 95% paired Student-t interval (the two deals
+of a pair are one observation). With a single pair the intervals are None.
 Ratings: a Bradley-Terry fit of every pair's wins (ties half) on an Elo scale (400 per
 factor 10 of odds), centred at mean 0, with 95% intervals from the fit's curvature; each
 pair adds one virtual tie so a clean sweep stays finite.
@@ -25,16 +26,18 @@ pair adds one virtual tie so a clean sweep stays finite.
 from __future__ import annotations
 
 import math
+import os
+import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from . import _core
 from ._args import int_arg
-from .agents import AgentLike, agent_label
-from .selfplay import seat_agents, selfplay
+from .agents import Agent, AgentLike, agent_label, resolve_agent
+from .selfplay import selfplay
 
 __all__ = ["ArenaResult", "EVAL_SETS", "arena", "parse_deals"]
 
@@ -45,6 +48,13 @@ __all__ = ["ArenaResult", "EVAL_SETS", "arena", "parse_deals"]
 EVAL_SETS: dict[str, tuple[int, int]] = {"eval-v1": (0x5EED_2026_0001, 1_000_000)}
 
 OUTCOMES = ("double", "single", "draw")
+STATISTICS = (
+    "WP: 95% Wilson score interval over the duplicate pairs (ties half); ADP: 95% paired Student-t interval; "
+    "ratings: Bradley-Terry (Elo scale, mean 0, one virtual tie a pair)"
+)
+
+
+_DIGITS = re.compile(r"[0-9]+\Z", re.ASCII)
 
 
 class ArenaResult(dict):
@@ -63,11 +73,11 @@ def parse_deals(deals: int | str, seed: int | None) -> tuple[int, int, str | Non
     if isinstance(deals, str):
         name, colon, count = deals.partition(":")
         if name not in EVAL_SETS:
-            if name.strip().isdigit() and not colon:
+            if _DIGITS.match(name.strip()) and not colon:
                 return parse_deals(int(name), seed)
             raise ValueError(f"deals: a count or SET:N with SET one of {', '.join(EVAL_SETS)}, got {deals!r}")
         set_seed, most = EVAL_SETS[name]
-        if not colon or not count.strip().isdigit():
+        if not colon or not _DIGITS.match(count.strip()):
             raise ValueError(f"deals: give the number of deals of {name} as {name}:N, got {deals!r}")
         n = int_arg(int(count), "deals", 1, most, f" ({name} holds {most:,})")
         if seed is not None and seed != set_seed:
@@ -86,24 +96,41 @@ def arena_rules(variant: Any, **overrides: Any) -> _core.Rules:
 
 
 def _unique_labels(agents: list[AgentLike]) -> list[str]:
+    """One label an agent: built-in bots keep their names; a repeated label gets #2, #3..."""
+    taken = {a for a in agents if isinstance(a, str)}
     labels: list[str] = []
     for a in agents:
         label = agent_label(a)
-        k, base = 2, label
-        while label in labels:
-            label, k = f"{base}#{k}", k + 1
+        if label in labels or (not isinstance(a, str) and label in taken):
+            k = 2
+            while f"{label}#{k}" in labels or f"{label}#{k}" in taken:
+                k += 1
+            label = f"{label}#{k}"
         labels.append(label)
     return labels
 
 
-def _bootstrap_ci(values: np.ndarray, seed: int, resamples: int = 2000) -> list[float]:
-    rng = np.random.default_rng(seed)
-    n = len(values)
-    means = np.empty(resamples)
-    for start in range(0, resamples, 250):  # 250 resamples at a time: bounded memory
-        k = min(250, resamples - start)
-        means[start : start + k] = values[rng.integers(0, n, size=(k, n))].mean(axis=1)
-    return [float(np.quantile(means, 0.025)), float(np.quantile(means, 0.975))]
+def wilson_interval(p: float, n: int, z: float = 1.959964) -> list[float]:
+    """The 95% Wilson score interval of a proportion p observed over n trials."""
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    # (exact at the ends: rounding must not put p outside its own interval)
+    return [0.0 if p <= 0 else max(0.0, centre - half), 1.0 if p >= 1 else min(1.0, centre + half)]
+
+
+# Two-sided 95% Student-t quantiles for 1..30 degrees of freedom.
+_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+         2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+         2.045, 2.042)  # fmt: skip
+
+
+def t975(df: int) -> float:
+    """The 97.5% quantile of Student's t with df degrees of freedom (a table to 30, then
+    the Cornish-Fisher expansion about the normal, accurate to 1e-4 there)."""
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = 1.959964
+    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
 
 
 def _team_stats(half: dict[str, np.ndarray], seats: list[int]) -> dict[str, np.ndarray]:
@@ -118,7 +145,12 @@ def _team_stats(half: dict[str, np.ndarray], seats: list[int]) -> dict[str, np.n
     }
 
 
-def pair_summary(a: str, b: str, halves: tuple[dict, dict], seed: int) -> tuple[dict[str, Any], np.ndarray]:
+def _adp_half_width(per_deal: np.ndarray) -> float | None:
+    n = len(per_deal)
+    return t975(n - 1) * float(per_deal.std(ddof=1)) / math.sqrt(n) if n > 1 else None
+
+
+def pair_summary(a: str, b: str, halves: tuple[dict, dict]) -> tuple[dict[str, Any], np.ndarray]:
     """The summary of one duplicate match and its per-deal score differences [deals, 2]."""
     h0, h1 = halves
     team = lambda h, s: h["scores"][:, s].sum(axis=1)  # noqa: E731
@@ -129,7 +161,6 @@ def pair_summary(a: str, b: str, halves: tuple[dict, dict], seed: int) -> tuple[
     wp = float(outcome_w.mean())
     per_deal = total / 2.0
     adp = float(per_deal.mean())
-    half_width = 1.96 * float(per_deal.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
     a_stats = [_team_stats(h0, [0, 2]), _team_stats(h1, [1, 3])]
     b_stats = [_team_stats(h0, [1, 3]), _team_stats(h1, [0, 2])]
     outcomes = np.concatenate([h0["outcome"], h1["outcome"]])
@@ -151,9 +182,9 @@ def pair_summary(a: str, b: str, halves: tuple[dict, dict], seed: int) -> tuple[
         "b": b,
         "deals": n,
         "wp": wp,
-        "wp_ci": _bootstrap_ci(outcome_w.astype(np.float64), seed) if n > 1 else [wp, wp],
+        "wp_ci": wilson_interval(wp, n) if n > 1 else None,
         "adp": adp,
-        "adp_ci": [adp - half_width, adp + half_width],
+        "adp_ci": [adp - half, adp + half] if (half := _adp_half_width(per_deal)) is not None else None,
         "pairs_won": {"a": int((total > 0).sum()), "b": int((total < 0).sum()), "tied": int((total == 0).sum())},
         "outcomes": {"a": outcome_rates(a_stats), "b": outcome_rates(b_stats), "draw": float(np.mean(outcomes == 2))},
         "by_agent": {"a": per_agent(a_stats), "b": per_agent(b_stats)},
@@ -227,12 +258,15 @@ def arena(
     """
     if isinstance(agents, str):
         agents = [a.strip() for a in agents.split(",")]
-    resolved = [seat_agents([a])[0] for a in agents]
+    if isinstance(agents, (Mapping, Agent)) or callable(agents) or not isinstance(agents, Iterable):
+        raise ValueError(f"agents: a list of two or more agents, got {type(agents).__name__} {agents!r}")
+    resolved = [resolve_agent(a) for a in agents]
     if len(resolved) < 2:
         raise ValueError(f"arena needs at least two agents, got {len(resolved)}")
     labels = _unique_labels(resolved)
     n, base_seed, eval_set = parse_deals(deals, seed)
     threads = int_arg(0 if threads is None else threads, "threads", 0, _core.MAX_THREADS, " (0: every core)")
+    batch = int_arg(batch, "batch", 1)
     rules = arena_rules(variant, **overrides)
     pairs_ix = [(i, j) for i in range(len(resolved)) for j in range(i + 1, len(resolved))]
     total = 2 * n * len(pairs_ix)
@@ -240,7 +274,7 @@ def arena(
     start = time.perf_counter()
     pairs: list[dict[str, Any]] = []
     arrays: dict[tuple[str, str], dict[str, Any]] = {}
-    for k, (i, j) in enumerate(pairs_ix):
+    for i, j in pairs_ix:
         halves = []
         for first, second in ((resolved[i], resolved[j]), (resolved[j], resolved[i])):
 
@@ -254,7 +288,7 @@ def arena(
             )
             halves.append(r.arrays)
             played += n
-        summary, diff = pair_summary(labels[i], labels[j], (halves[0], halves[1]), seed=base_seed + k)
+        summary, diff = pair_summary(labels[i], labels[j], (halves[0], halves[1]))
         pairs.append(summary)
         arrays[(labels[i], labels[j])] = {"score_diff": diff, "halves": halves}
     return combine(
@@ -267,7 +301,7 @@ def arena(
             "seed": base_seed,
             "deals": n,
             "eval_set": eval_set,
-            "threads": threads,
+            "threads": threads or os.cpu_count(),
             "elapsed_s": time.perf_counter() - start,
         },
     )
@@ -309,8 +343,7 @@ def combine(
             },
             "elapsed_s": meta.get("elapsed_s"),
             "threads": meta.get("threads"),
-            "statistics": "WP: 95% percentile bootstrap over duplicate pairs (2,000 resamples); ADP: 95% paired "
-            "normal interval; ratings: Bradley-Terry (Elo scale, mean 0, one virtual tie a pair)",
+            "statistics": STATISTICS,
         }
     )
     result.arrays = arrays

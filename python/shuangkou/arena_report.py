@@ -30,7 +30,8 @@ CSV_COLUMNS = (
 def _csv_row(p: dict[str, Any]) -> list[Any]:
     o, g = p["outcomes"], p["by_agent"]
     return [
-        p["a"], p["b"], p["deals"], p["wp"], *p["wp_ci"], p["adp"], *p["adp_ci"], p["pairs_won"]["a"],
+        p["a"], p["b"], p["deals"], p["wp"], *(p["wp_ci"] or ["", ""]), p["adp"], *(p["adp_ci"] or ["", ""]),
+        p["pairs_won"]["a"],
         p["pairs_won"]["b"], p["pairs_won"]["tied"], o["a"]["double"], o["a"]["single"], o["b"]["double"],
         o["b"]["single"], o["draw"], g["a"]["bombs_per_deal"], g["b"]["bombs_per_deal"],
         g["a"]["max_stars_per_deal"], g["b"]["max_stars_per_deal"], g["a"]["overtakes_per_deal"],
@@ -99,6 +100,11 @@ def plot_score_diff(result: ArenaResult, path: str | os.PathLike) -> None:
     plt.close(fig)
 
 
+def interval(ci: list[float] | None, fmt: str, sep: str) -> str:
+    """An interval as text; 'no interval' where there is none (a single duplicate pair)."""
+    return "no interval" if ci is None else f"{ci[0]:{fmt}}{sep}{ci[1]:{fmt}}"
+
+
 def markdown(result: ArenaResult, plots: bool = True) -> str:
     """The report: pairs with intervals, outcome rates, bombs, overtakes, ratings, levels."""
     lines = [
@@ -114,8 +120,8 @@ def markdown(result: ArenaResult, plots: bool = True) -> str:
     for p in result["pairs"]:
         w = p["pairs_won"]
         lines.append(
-            f"| {p['a']} | {p['b']} | {p['wp']:.3f} ({p['wp_ci'][0]:.3f}–{p['wp_ci'][1]:.3f}) | "
-            f"{p['adp']:+.2f} ({p['adp_ci'][0]:+.2f} to {p['adp_ci'][1]:+.2f}) | {w['a']} / {w['b']} / {w['tied']} |"
+            f"| {p['a']} | {p['b']} | {p['wp']:.3f} ({interval(p['wp_ci'], '.3f', '–')}) | "
+            f"{p['adp']:+.2f} ({interval(p['adp_ci'], '+.2f', ' to ')}) | {w['a']} / {w['b']} / {w['tied']} |"
         )
     lines += [
         "",

@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 from . import Rules, __version__, _core, parse_cards, preset_names
+from .agents import AgentError
 
 SAMPLE_HAND = "3 3 4 5 5 6 6 7 7 7 8 8 9 T T J Q Q K A A 2 2 2 2 SJ BJ"
 
@@ -148,17 +149,25 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
 def _cmd_arena(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
+    from ._args import int_arg
     from .arena import arena, arena_rules, parse_deals
     from .arena_report import FILES, markdown, write_report
     from .selfplay import seat_agents
 
+    # Every argument is checked before anything is written or played.
     overrides = _parse_overrides(args.set)
-    arena_rules(args.variant, **overrides)  # a bad variant or parameter is reported before anything starts
-    names = [a.strip() for a in args.agents.split(",") if a.strip()]
+    arena_rules(args.variant, **overrides)
+    names = [a.strip() for a in args.agents.split(",")]
+    if any(not a for a in names):
+        raise ValueError(f"--agents: an empty entry in '{args.agents}' (give comma-separated agents)")
     if len(names) < 2:
         raise ValueError(f"--agents: give two or more comma-separated agents, got '{args.agents}'")
+    if os.getcwd() not in sys.path:  # module:callable from the current folder, as `python -m` would find it
+        sys.path.insert(0, os.getcwd())
     agents = [seat_agents([a])[0] for a in names]
-    n, _, _ = parse_deals(args.deals, args.seed)
+    seed = getattr(args, "seed", None)
+    n, _, _ = parse_deals(args.deals, seed)
+    int_arg(args.threads, "--threads", 0, _core.MAX_THREADS, " (0: every core)")
     out = Path(args.out) if args.out else None
     if out is not None:
         prepare_out(out, list(FILES))
@@ -181,7 +190,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             agents=agents,
             deals=args.deals,
             threads=args.threads,
-            seed=args.seed,
+            seed=seed,
             progress=progress,
             **overrides,
         )
@@ -245,8 +254,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="duplicate-deal matches between agents: win rates with confidence intervals, ratings, plots",
         description="Plays every pair of --agents over duplicate deals: each deal twice, the same cards "
         "in the same seats (team_formation fixed), the two agents' seats exchanged, so the cards' luck "
-        "cancels. Reports per pair WP (share of duplicate pairs won on total score, ties half; 95%% "
-        "bootstrap interval) and ADP (mean score difference per deal; 95%% paired normal interval), "
+        "cancels. Reports per pair WP (share of duplicate pairs won on total score, ties half; 95% "
+        "Wilson interval) and ADP (mean score difference per deal; 95% paired Student-t interval), "
         "outcome rates, bombs and overtakes, Bradley-Terry ratings and level titles. With --out, writes "
         "results.json, pairs.csv, winrate.png, score_diff.png and report.md. "
         "Example: shuangkou arena --variant baibian --agents heuristic,greedy,random --deals 10000 "
@@ -263,7 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="heuristic,greedy,random",
         help="two or more comma-separated agents: built-in bots (" + ", ".join(_core.bot_names()) + "; "
         "search:ROLLOUTS sets the search budget) or module:callable (a batched callable or a "
-        "shuangkou.Agent class)",
+        "shuangkou.Agent class, imported from the current folder or the Python path)",
     )
     ar.add_argument(
         "--deals",
@@ -271,7 +280,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="duplicate deals per pair: a count (deals of --seed) or a fixed evaluation set, e.g. eval-v1:10000",
     )
     ar.add_argument("--threads", type=int, default=0, help="threads (0: every core)")
-    ar.add_argument("--seed", type=int, default=None, help="base seed (default 0; not with an evaluation set)")
+    ar.add_argument(
+        "--seed",
+        type=int,
+        default=argparse.SUPPRESS,
+        help="base seed (0 if not given; not allowed with an evaluation set, which fixes its own)",
+    )
     ar.add_argument("--out", default=None, help="folder for results.json, pairs.csv, the plots and report.md")
     ar.add_argument(
         "--set",
@@ -321,6 +335,9 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    except AgentError as e:  # a Python agent raised: name it, and its exception, in one line
+        print(f"error: {e} (run it through shuangkou.arena / shuangkou.selfplay for the traceback)", file=sys.stderr)
+        return 1
     except OSError as e:  # an output that cannot be written: say which, no traceback
         print(f"error: {e}".replace("\n", " "), file=sys.stderr)
         return 1

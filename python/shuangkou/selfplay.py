@@ -160,6 +160,7 @@ def selfplay(
     check_memory(games)
     threads = int_arg(0 if threads is None else threads, "threads", 0, _core.MAX_THREADS, " (0: every core)")
     seed = int_arg(seed, "seed", 0, 2**64 - 1)
+    batch = int_arg(batch, "batch", 1)
     rules = _core.Rules(variant, **overrides)  # resolved once (a bad variant fails here)
     names = seat_agents(agents)
     if replays == "all":
@@ -224,7 +225,6 @@ def _selfplay_batched(
 ) -> dict[str, np.ndarray]:
     """Self-play with callables: a vector env whose callable seats are external, playing
     deals 0..games-1 of `seed`; the result arrays are in deal order."""
-    batch = int_arg(batch, "batch", 1)
     bots = [a if isinstance(a, str) else None for a in agents]
     # Each external agent is called once a step with the decisions of all its seats.
     external: list[tuple[AgentLike, list[int]]] = []

@@ -38,3 +38,18 @@ class LowestId(sk.Agent):
 
 
 not_callable = 42
+
+
+class NeedsArgument(sk.Agent):
+    def __init__(self, x: int) -> None:
+        self.x = x
+
+
+class Raises(sk.Agent):
+    def act(self, d: sk.Decisions) -> np.ndarray:
+        raise RuntimeError("the agent broke")
+
+
+def always_pass(obs: np.ndarray, mask: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """Id 0 everywhere: illegal whenever the seat leads."""
+    return np.zeros(len(seats), dtype=np.int64)

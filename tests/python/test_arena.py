@@ -197,3 +197,116 @@ def test_cli_help_teaches():
     assert p.returncode == 0
     for needle in ("duplicate", "WP", "ADP", "eval-v1", "module:callable", "search:ROLLOUTS", "results.json"):
         assert needle in text
+
+
+# ----------------------------------------------------------------- red-team findings
+def test_a_single_pair_has_no_interval_and_strict_json():
+    r = sk.arena("classic", agents=["greedy", "random"], deals=1, seed=3)
+    p = r["pairs"][0]
+    assert p["wp_ci"] is None and p["adp_ci"] is None
+    json.dumps(r, allow_nan=False)
+
+
+def test_intervals_never_collapse_on_a_sweep_and_use_t_for_few_pairs():
+    from shuangkou.arena import t975, wilson_interval
+
+    r = sk.arena("baibian", agents=["heuristic", "random"], deals=150, seed=7)
+    p = r["pairs"][0]
+    assert p["wp"] == 1.0 and p["wp_ci"][0] < 0.99 and p["wp_ci"][1] == 1.0
+    lo, hi = wilson_interval(0.5, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    assert t975(2) == pytest.approx(4.303) and t975(100) == pytest.approx(1.984, abs=1e-3)
+    r = sk.arena("baibian", agents=["greedy", "random"], deals=3, seed=7)
+    total = r.arrays[("greedy", "random")]["score_diff"].sum(axis=1) / 2
+    half = t975(2) * total.std(ddof=1) / math.sqrt(3)
+    assert r["pairs"][0]["adp_ci"] == pytest.approx([total.mean() - half, total.mean() + half])
+
+
+@pytest.mark.parametrize(
+    "agents, match",
+    [
+        (agents_for_tests.last_legal, "a list of two or more agents"),
+        (agents_for_tests.LowestId(), "a list of two or more agents"),
+        ({"greedy": 1, "random": 2}, "a list of two or more agents"),
+        (None, "a list of two or more agents"),
+        (["greedy", agents_for_tests.LowestId], r"is a class: give an instance, LowestId\(\)"),
+        (["greedy", "agents_for_tests:NeedsArgument"], "could not be created without arguments"),
+        (["greedy", ":greedy"], "needs both a module and a name"),
+        (["greedy", "greedy,,random"], "unknown agent"),
+    ],
+)
+def test_bad_agent_lists(agents, match):
+    with pytest.raises(ValueError, match=match):
+        sk.arena("classic", agents=agents, deals=2)
+
+
+def test_agents_that_misbehave_are_named():
+    with pytest.raises(ValueError, match=r"agent always_pass \(seats 1, 3\) chose action 0, which is not legal"):
+        sk.arena("classic", agents=["greedy", agents_for_tests.always_pass], deals=5, seed=1)
+    with pytest.raises(sk.agents.AgentError, match="lowest-id|Raises.*the agent broke") as e:
+        sk.arena("classic", agents=["greedy", agents_for_tests.Raises()], deals=5, seed=1)
+    assert isinstance(e.value.__cause__, RuntimeError)
+
+    class Named(sk.Agent):
+        name = 5
+
+    with pytest.raises(ValueError, match="name must be a non-empty string"):
+        sk.arena("classic", agents=["greedy", Named()], deals=2)
+
+
+def test_a_python_agent_named_like_a_bot_does_not_take_the_bots_label():
+    class Greedy(agents_for_tests.LowestId):
+        name = "greedy"
+
+    r = sk.arena("classic", agents=[Greedy(), "greedy"], deals=4, seed=1)
+    assert r["agents"] == ["greedy#2", "greedy"]
+
+
+@pytest.mark.parametrize("deals", ["²", "eval-v1:²", "3.5", -2, True, 2.0])
+def test_deal_counts_are_plain_integers(deals):
+    with pytest.raises((ValueError, TypeError), match="deals"):
+        sk.arena("classic", agents=["greedy", "random"], deals=deals)
+
+
+def test_bad_batch_is_refused_even_for_built_in_agents():
+    for batch in (-5, 0, "x", None):
+        with pytest.raises((ValueError, TypeError), match="batch"):
+            sk.arena("classic", agents=["greedy", "random"], deals=2, batch=batch)
+        with pytest.raises((ValueError, TypeError), match="batch"):
+            sk.selfplay("classic", games=2, batch=batch)
+
+
+def test_threads_recorded_as_used():
+    r = sk.arena("classic", agents=["greedy", "random"], deals=2)
+    assert r["threads"] == os.cpu_count()
+
+
+def test_cli_agent_problems_are_one_line(tmp_path):
+    import subprocess
+
+    from cli_util import cli_command
+
+    (tmp_path / "mybot.py").write_text((HERE / "agents_for_tests.py").read_text())
+
+    def cli(*args):
+        return subprocess.run([*cli_command(), "arena", "--quiet", "--deals", "3", *args], capture_output=True,
+                              cwd=tmp_path, timeout=120)  # fmt: skip
+
+    ok = cli("--agents", "greedy,mybot:last_legal")  # a module of the current folder
+    assert ok.returncode == 0, ok.stderr.decode()
+    assert_cli_error(cli("--agents", "greedy,mybot:NeedsArgument"), "NeedsArgument", "without arguments")
+    p = cli("--agents", "greedy,mybot:Raises")
+    assert p.returncode == 1 and "Traceback" not in p.stderr.decode()
+    assert "the agent broke" in p.stderr.decode() and p.stderr.decode().count("\n") == 1
+    assert_cli_error(cli("--agents", "greedy,mybot:always_pass"), "always_pass", "not legal")
+    assert_cli_error(cli("--agents", "greedy,,random"), "empty entry")
+    out = tmp_path / "never"
+    assert_cli_error(cli("--agents", "greedy,random", "--threads", "-1", "--out", str(out)), "threads")
+    assert not out.exists()
+
+
+def test_cli_help_is_clean():
+    text = run_cli("arena", "--help").stdout.decode()
+    flat = " ".join(text.split())
+    assert "%%" not in text and "95% Wilson" in flat
+    assert "which fixes its own)" in flat and "which fixes its own) (default" not in flat

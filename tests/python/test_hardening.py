@@ -406,8 +406,9 @@ def test_gym_after_a_raising_opponent_the_learner_action_never_goes_to_another_s
     np.testing.assert_array_equal(info["action_mask"], tinfo["action_mask"])
     a = first_legal(info["action_mask"])
     armed["on"] = True
-    with pytest.raises(KeyError, match="opponent failed"):
+    with pytest.raises(sk.agents.AgentError, match="opponent failed") as raised:
         env.step(a)
+    assert isinstance(raised.value.__cause__, KeyError)
     try:
         result = env.step(a)
     except (RuntimeError, ValueError) as e:

@@ -128,3 +128,21 @@ def test_one_version_number():
     assert pyproject and cmake
     assert sk.__version__ == pyproject.group(1) == cmake.group(1)
     assert f"## {sk.__version__}" in changelog
+
+
+MD_LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def test_relative_links_and_images_of_the_docs_exist():
+    """Every relative link or image of README.md, docs/ and experiments/ names a file of the
+    repository (a renamed doc or a plot not written fails here)."""
+    missing = []
+    for path in FILES:
+        if path.suffix != ".md" or path.name == "CHANGELOG.md":
+            continue
+        for target in MD_LINK.findall(path.read_text(encoding="utf-8")):
+            if re.match(r"^[a-z]+:", target) or target.startswith("#"):
+                continue  # a URL or an anchor
+            if not (path.parent / target.split("#")[0]).exists():
+                missing.append(f"{path.relative_to(ROOT)}: {target}")
+    assert not missing, "links to missing files:\n" + "\n".join(missing)

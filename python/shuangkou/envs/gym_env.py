@@ -200,9 +200,9 @@ class ShuangkouEnv(gymnasium.Env):
         while self._opponent is not None and int(self._core.current_player[0]) not in self.learner_seats:
             seat = int(self._core.current_player[0])
             try:
+                # Checked: an id legal there (ValueError), and an exception of the
+                # opponent's own becomes an AgentError naming it.
                 a = int(decide(self._opponent, self._core, np.array([0]), self.rules, f"opponents for seat {seat}")[0])
-                if not self._core.mask[0][a]:
-                    raise ValueError(f"opponents chose action {a} for seat {seat}, which is not legal there")
             except BaseException as e:
                 # The deal cannot go on: the learner's next action would land on this seat.
                 self._phase, self._why_broken = "broken", f"{type(e).__name__}: {e}"
