@@ -15,7 +15,8 @@ out=${1:-$(mktemp -d)}
 mkdir -p "$out"
 
 "$PY" -m pip wheel -q --no-deps -w "$out/dist" . \
-  -C build-dir="$out/build" -C cmake.define.CMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON
+  -C build-dir="$out/build" -C cmake.define.CMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON \
+  -C cmake.define.SHUANGKOU_SYSTEM_EIGEN=OFF
 wheel=$(ls "$out"/dist/shuangkou-*.whl)
 echo "wheel: $(basename "$wheel")"
 "$PY" -m auditwheel show "$wheel" | tee "$out/auditwheel.txt"

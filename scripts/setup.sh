@@ -94,7 +94,7 @@ PY="$VENV/bin/python"
 # The build tools go into the venv and the build reuses build/ between runs
 # (no build isolation), so a second setup only recompiles what changed.
 # `pip install .` alone (with isolation) works too: pyproject.toml lists them.
-"$PY" -m pip install -q "scikit-build-core>=0.10" "pybind11>=2.12" "nlohmann-json>=3.11" "cmake>=3.22" ninja
+"$PY" -m pip install -q "scikit-build-core>=0.10" "pybind11>=2.12" "nlohmann-json>=3.11" "cmeel-eigen>=3.4" "cmake>=3.22" ninja
 target=.
 ((want_tests)) && target=".[test]" # the test tools: pyproject.toml's `test` extra
 "$PY" -m pip install -q --no-build-isolation "$target"

@@ -72,5 +72,6 @@ void bind_rules(py::module_& m);
 void bind_game(py::module_& m);
 void bind_selfplay(py::module_& m);
 void bind_envs(py::module_& m);
+void bind_qnet(py::module_& m);
 
 }  // namespace shuangkou_py

@@ -9,4 +9,5 @@ PYBIND11_MODULE(_core, m) {
   shuangkou_py::bind_game(m);
   shuangkou_py::bind_selfplay(m);
   shuangkou_py::bind_envs(m);
+  shuangkou_py::bind_qnet(m);
 }
