@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "bots_internal.h"
+#include "shuangkou/encode.h"
 
 namespace shuangkou {
 namespace detail {
@@ -112,7 +113,7 @@ Play random_choice(const GameState& s, const MoveList& moves, SplitMix64& rng) {
 }  // namespace
 
 const std::vector<std::string>& bot_names() {
-  static const std::vector<std::string> names = {"random", "simple", "greedy", "heuristic", "search"};
+  static const std::vector<std::string> names = {"random", "simple", "greedy", "heuristic", "search", "dmc"};
   return names;
 }
 
@@ -121,6 +122,7 @@ std::string_view bot_name(BotKind kind) { return bot_names()[static_cast<int>(ki
 std::string bot_label(const Bot& bot) {
   std::string label(bot_name(bot.kind));
   if (bot.kind == BotKind::kSearch && bot.budget > 0) label += ":" + std::to_string(bot.budget);
+  if (bot.kind == BotKind::kDmc) label += ":" + bot.model;
   return label;
 }
 
@@ -129,7 +131,20 @@ Bot parse_bot(std::string_view name) {
   const std::string_view base = name.substr(0, colon);
   for (size_t i = 0; i < bot_names().size(); ++i) {
     if (bot_names()[i] != base) continue;
-    Bot bot{static_cast<BotKind>(i), 0};
+    Bot bot(static_cast<BotKind>(i));
+    if (bot.kind == BotKind::kDmc) {
+      if (colon == std::string_view::npos || colon + 1 == name.size())
+        throw std::invalid_argument("bot 'dmc' needs its model file: dmc:PATH (docs/model_format.md)");
+      bot.model = std::string(name.substr(colon + 1));
+      auto net = std::make_shared<const QNet>(QNet::load(bot.model));
+      if (net->shape().obs_size != observation_size() || net->shape().move_size != kMoveFeatureSize)
+        throw std::invalid_argument(
+            "model file '" + bot.model + "' takes observations of " + std::to_string(net->shape().obs_size) +
+            " floats and moves of " + std::to_string(net->shape().move_size) + "; this build's are " +
+            std::to_string(observation_size()) + " and " + std::to_string(kMoveFeatureSize));
+      bot.net = std::move(net);
+      return bot;
+    }
     if (colon == std::string_view::npos) return bot;
     const std::string_view budget = name.substr(colon + 1);
     if (bot.kind != BotKind::kSearch)
@@ -147,10 +162,11 @@ Bot parse_bot(std::string_view name) {
   std::string known;
   for (const auto& n : bot_names()) known += (known.empty() ? "" : ", ") + n;
   throw std::invalid_argument("unknown bot '" + std::string(name) + "' (built-in bots: " + known +
-                              "; search takes a budget: search:ROLLOUTS)");
+                              "; search takes a budget: search:ROLLOUTS; dmc a model file: dmc:PATH)");
 }
 
-Play choose_action(const Bot& bot, const Variant& v, const GameState& s, MoveList& scratch, SplitMix64& rng) {
+Play choose_action(const Bot& bot, const Variant& v, const GameState& s, std::span<const Action> recent,
+                   MoveList& scratch, SplitMix64& rng) {
   s.legal_moves(v, scratch);
   if (bot.kind == BotKind::kRandom) return random_choice(s, scratch, rng);
   if (scratch.empty()) return kPass;
@@ -165,6 +181,8 @@ Play choose_action(const Bot& bot, const Variant& v, const GameState& s, MoveLis
       return detail::heuristic_action(v, s, scratch);
     case BotKind::kSearch:
       return detail::search_action(v, s, scratch, rng, bot.budget > 0 ? bot.budget : kDefaultRollouts);
+    case BotKind::kDmc:
+      return detail::dmc_action(*bot.net, v, s, recent, scratch);
   }
   return kPass;
 }

@@ -13,6 +13,8 @@ Play greedy_action(const GameState& s, const MoveList& moves);
 Play heuristic_action(const Variant& v, const GameState& s, const MoveList& moves);
 Play search_action(const Variant& v, const GameState& s, const MoveList& moves, SplitMix64& rng,
                    int rollouts);
+Play dmc_action(const QNet& net, const Variant& v, const GameState& s, std::span<const Action> recent,
+                const MoveList& moves);
 
 // What the player to act knows of the cards (docs/rules.md §13).
 struct View {

@@ -61,8 +61,9 @@ double rollout(const Variant& v, GameState x, int seat, MoveList& scratch) {
 
 Play search_action(const Variant& v, const GameState& s, const MoveList& moves, SplitMix64& rng,
                    int rollouts) {
+  if (moves.empty()) return kPass;
   if (const Play* out = going_out(s, moves)) return *out;
-  if (moves.size() + (s.can_pass() ? 1 : 0) == 1) return moves[0];
+  if (moves.size() == 1 && !s.can_pass()) return moves[0];  // the only legal action
   const Candidates c = candidates(v, s, moves);
   if (c.size == 1) return c.plays[0];
   const View view(v, s);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "shuangkou/encode.h"
 #include "shuangkou/threads.h"
 
 namespace shuangkou {
@@ -19,11 +20,14 @@ DealResult play_deal(const SelfPlayOptions& o, uint64_t index, MoveList& scratch
   const uint64_t seed = derive_seed(o.seed, index);
   SplitMix64 rng(agent_seed(seed));
   DealTally tally;
+  RecentActions recent;  // for agents that read the observation (dmc)
   if (record) {
     Game g(o.variant, seed);
     while (!g.state().is_over()) {
-      const Play a = choose_action(o.agents[g.state().current_player()], o.variant, g.state(), scratch, rng);
+      const int seat = g.state().current_player();
+      const Play a = choose_action(o.agents[seat], o.variant, g.state(), recent.view(), scratch, rng);
       tally.count(g.state(), a);
+      recent.push(seat, a);
       g.apply(a);
     }
     *record = g.to_json();
@@ -32,8 +36,10 @@ DealResult play_deal(const SelfPlayOptions& o, uint64_t index, MoveList& scratch
   DealSetup setup;
   GameState s = GameState::deal(o.variant, seed, -1, &setup);
   while (!s.is_over()) {
-    const Play a = choose_action(o.agents[s.current_player()], o.variant, s, scratch, rng);
+    const int seat = s.current_player();
+    const Play a = choose_action(o.agents[seat], o.variant, s, recent.view(), scratch, rng);
     tally.count(s, a);
+    recent.push(seat, a);
     s.apply_legal(o.variant, a);
   }
   return make_deal_result(o.variant, s, setup.leader, tally);

@@ -50,7 +50,7 @@ void VectorEnv::start_episode(int j) {
   e.rng = SplitMix64(agent_seed(seed));
   e.seed = seed;
   e.history.clear();
-  e.recent_count = 0;
+  e.recent.clear();
   e.leader = setup.leader;
   e.tally = DealTally{};
   ++episodes_[j];
@@ -58,11 +58,7 @@ void VectorEnv::start_episode(int j) {
 
 void VectorEnv::push_recent(Env& e, int seat, const Play& p) {
   e.history.push_back({p.cards.bits(), static_cast<int8_t>(seat), static_cast<uint8_t>(p.kind)});
-  if (e.recent_count == kRecentActions) {
-    std::move(e.recent.begin() + 1, e.recent.end(), e.recent.begin());
-    --e.recent_count;
-  }
-  e.recent[e.recent_count++] = {seat, p};
+  e.recent.push(seat, p);
 }
 
 void VectorEnv::finish(int j) {
@@ -74,7 +70,7 @@ void VectorEnv::finish(int j) {
     final_scores_[j * kNumSeats + s] = e.last.scores[s];
   }
   dones_[j] = 1;
-  const std::span<const Action> recent(e.recent.data(), static_cast<size_t>(e.recent_count));
+  const std::span<const Action> recent = e.recent.view();
   for (int s = 0; s < kNumSeats; ++s)
     encode_observation(options_.rules.variant(), e.state, recent, s,
                        final_obs_.data() + (static_cast<size_t>(j) * kNumSeats + s) * observation_size());
@@ -117,7 +113,7 @@ void VectorEnv::play_bots(int j, MoveList& scratch) {
     const int seat = e.state.current_player();
     const std::optional<Bot>& bot = options_.bots[seat];
     if (!bot) return;
-    const Play a = choose_action(*bot, options_.rules.variant(), e.state, scratch, e.rng);
+    const Play a = choose_action(*bot, options_.rules.variant(), e.state, e.recent.view(), scratch, e.rng);
     e.tally.count(e.state, a);
     e.state.apply_legal(options_.rules.variant(), a);
     push_recent(e, seat, a);
@@ -287,8 +283,7 @@ void VectorEnv::write_outputs() {
     if (e.idle)
       std::fill(o, o + obs_size, 0.0f);
     else
-      encode_observation(options_.rules.variant(), e.state,
-                         std::span<const Action>(e.recent.data(), e.recent_count), seat, o);
+      encode_observation(options_.rules.variant(), e.state, e.recent.view(), seat, o);
     int8_t* mask = options_.dense_mask ? mask_.data() + static_cast<size_t>(j) * actions : nullptr;
     if (mask) std::memset(mask, 0, static_cast<size_t>(actions));
     for (size_t k = 0; k < e.legal.size(); ++k) {

@@ -6,6 +6,7 @@
 
 #include <random>
 
+#include "shuangkou/encode.h"
 #include "shuangkou/hand_value.h"
 #include "shuangkou/selfplay.h"
 #include "test_util.h"
@@ -27,7 +28,7 @@ GameState play_checked(const Variant& v, uint64_t seed, const std::array<Bot, 4>
   SplitMix64 rng(agent_seed(seed));
   MoveList scratch;
   while (!s.is_over()) {
-    const Play a = choose_action(bots[s.current_player()], v, s, scratch, rng);
+    const Play a = choose_action(bots[s.current_player()], v, s, {}, scratch, rng);
     visit(s, a);
     EXPECT_EQ(s.check(v, a), "") << bot_label(bots[s.current_player()]);
     s.apply(v, a);
@@ -46,6 +47,58 @@ TEST(Bots, EveryBotPlaysOnlyLegalMovesInEveryPreset) {
       }
     }
   }
+}
+
+Bot random_dmc(uint64_t seed) {
+  const QNetShape shape{observation_size(), kMoveFeatureSize, {16}};
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 0.3f);
+  std::map<std::string, std::vector<float>> tensors;
+  for (const auto& [name, dims] : QNet::tensor_shapes(shape)) {
+    int64_t n = 1;
+    for (int64_t d : dims) n *= d;
+    auto& t = tensors[name];
+    for (int64_t i = 0; i < n; ++i) t.push_back(normal(rng));
+  }
+  Bot bot(BotKind::kDmc);
+  bot.model = "random weights";
+  bot.net = std::make_shared<const QNet>(shape, tensors);
+  return bot;
+}
+
+TEST(Bots, DmcPlaysLegallyAndReadsTheRecentActions) {
+  // Through the runner that keeps the recent actions (self-play), in every preset.
+  for (const auto& name : preset_names()) {
+    SelfPlayOptions o;
+    o.variant = preset(name);
+    o.games = 20;
+    const Bot dmc = random_dmc(1);
+    o.agents = {dmc, Bot{BotKind::kGreedy}, dmc, Bot{BotKind::kGreedy}};
+    std::vector<DealResult> a, b;
+    run_selfplay(o, a);
+    o.threads = 1;
+    run_selfplay(o, b);
+    for (int i = 0; i < 20; ++i) EXPECT_EQ(a[i].scores, b[i].scores) << name;
+  }
+  // The recent actions are part of its input: with and without them it may choose differently.
+  const Variant v = preset("baibian");
+  const Bot dmc = random_dmc(2);
+  int differ = 0;
+  for (int d = 0; d < 20; ++d) {
+    GameState s = GameState::deal(v, derive_seed(2, d));
+    RecentActions recent;
+    MoveList scratch;
+    SplitMix64 rng(1);
+    while (!s.is_over()) {
+      const Play with = choose_action(dmc, v, s, recent.view(), scratch, rng);
+      const Play without = choose_action(dmc, v, s, {}, scratch, rng);
+      differ += !(with == without);
+      EXPECT_EQ(s.check(v, with), "");
+      recent.push(s.current_player(), with);
+      s.apply(v, with);
+    }
+  }
+  EXPECT_GT(differ, 0);
 }
 
 TEST(Bots, DeterministicGivenTheDealSeed) {
@@ -99,8 +152,8 @@ TEST(Bots, DecideFromWhatTheirSeatMayKnowOnly) {
                                Bot{BotKind::kSearch, 8}}) {
           if (bot.kind == BotKind::kSearch && s.num_actions() % 17 != 0) continue;  // (slow: a sample)
           SplitMix64 r1(42), r2(42);
-          const Play here = choose_action(bot, v, s, scratch, r1);
-          const Play there = choose_action(bot, v, same_information(v, s, rng), scratch, r2);
+          const Play here = choose_action(bot, v, s, {}, scratch, r1);
+          const Play there = choose_action(bot, v, same_information(v, s, rng), {}, scratch, r2);
           EXPECT_EQ(here, there) << name << " " << bot_label(bot);
           ++compared;
         }
@@ -124,7 +177,7 @@ GameState following(const Variant& v, const std::array<const char*, 4>& hands, i
 Play act(BotKind kind, const Variant& v, const GameState& s) {
   MoveList scratch;
   SplitMix64 rng(1);
-  return choose_action(Bot{kind}, v, s, scratch, rng);
+  return choose_action(Bot{kind}, v, s, {}, scratch, rng);
 }
 
 TEST(Bots, GreedyFollowsWithTheWeakestPlayThatBeatsAndBombsOnlyToStopAnOpponent) {

@@ -121,3 +121,44 @@ def test_bad_tensors_and_inputs_are_named():
     with pytest.raises(ValueError, match=r"moves must be float32 \[k, 3\]"):
         net.q_values(np.zeros(7, np.float32), np.zeros((2, 4), np.float32))
     assert net.multiply_adds(10) == 5 * 7 + 10 * (5 * 3 + 5)
+
+
+class PyDmc(sk.Agent):
+    """The dmc bot's rule in Python: the legal id of highest Q (ties to the first row)."""
+
+    def __init__(self, net: sk.QNet) -> None:
+        self.net = net
+
+    def act(self, d: sk.Decisions) -> np.ndarray:
+        return np.array(
+            [ids[int(np.argmax(self.net.q_values(o, f)))] for o, ids, f in zip(d.obs, d.legal_ids, d.legal_features)],
+            dtype=np.int64,
+        )
+
+
+def default_net(seed: int = 0) -> sk.QNet:
+    return random_qnet(sk._core.observation_size(), sk._core.MOVE_FEATURE_SIZE, (32, 16), seed)
+
+
+def test_the_dmc_bot_plays_as_its_network_says(tmp_path):
+    net = default_net()
+    path = tmp_path / "m.safetensors"
+    path.write_bytes(net.to_bytes())
+    in_cpp = sk.selfplay("baibian", games=60, agents=[f"dmc:{path}", "greedy"], seed=4, threads=2)
+    in_python = sk.selfplay("baibian", games=60, agents=[PyDmc(net), "greedy"], seed=4, batch=16)
+    for k in ("scores", "places", "actions", "plays", "overtakes"):
+        np.testing.assert_array_equal(in_cpp.arrays[k], in_python.arrays[k])
+    assert in_cpp["agents"][0] == f"dmc:{path}"
+    r = sk.arena("jj", agents=[f"dmc:{path}", "random"], deals=20, seed=1)
+    assert r["pairs"][0]["a"] == f"dmc:{path}"
+
+
+def test_dmc_model_problems_are_named(tmp_path):
+    with pytest.raises(ValueError, match="needs its model file"):
+        sk.selfplay("classic", games=2, agents="dmc")
+    with pytest.raises(ValueError, match="cannot read"):
+        sk.selfplay("classic", games=2, agents=f"dmc:{tmp_path / 'nope.safetensors'}")
+    small = tmp_path / "small.safetensors"
+    small.write_bytes(random_qnet(7, 3, (5,)).to_bytes())
+    with pytest.raises(ValueError, match="observations of 7 floats"):
+        sk.selfplay("classic", games=2, agents=f"dmc:{small}")

@@ -9,12 +9,15 @@
 // deals the cards it cannot see anew for each of its samples.
 #pragma once
 
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "shuangkou/game.h"
 #include "shuangkou/movegen.h"
+#include "shuangkou/qnet.h"
 #include "shuangkou/rng.h"
 
 namespace shuangkou {
@@ -25,35 +28,44 @@ enum class BotKind : uint8_t {
   kGreedy,     // the weakest play that beats; leads its weakest pattern
   kHeuristic,  // plans its hand's split, keeps bombs, cooperates, counts cards
   kSearch,     // determinized Monte-Carlo search over the heuristic's candidates
+  kDmc,        // a trained Q network (qnet.h): the legal move of highest Q
 };
 
 // Rollouts a decision of the search bot when its name gives no budget.
 inline constexpr int kDefaultRollouts = 128;
 inline constexpr int kMaxRollouts = 1 << 20;
 
-// A built-in bot and its budget.
+// A built-in bot, its budget or its model.
 struct Bot {
+  Bot() = default;
+  explicit(false) Bot(BotKind k, int rollouts = 0) : kind(k), budget(rollouts) {}
   BotKind kind = BotKind::kRandom;
-  int budget = 0;  // search: rollouts a decision (0: kDefaultRollouts); 0 for the others
+  int budget = 0;                   // search: rollouts a decision (0: kDefaultRollouts); 0 for the others
+  std::string model;                // dmc: the model file it was loaded from
+  std::shared_ptr<const QNet> net;  // dmc: the network (shared, read-only)
   bool operator==(const Bot&) const = default;
 };
 
-// "random", "simple", "greedy", "heuristic", "search": the one table of names.
+// "random", "simple", "greedy", "heuristic", "search", "dmc": the one table of names.
 const std::vector<std::string>& bot_names();
 std::string_view bot_name(BotKind kind);
-// The bot's name as parse_bot reads it back: "heuristic", "search:400".
+// The bot's name as parse_bot reads it back: "heuristic", "search:400",
+// "dmc:runs/dmc/model.safetensors".
 std::string bot_label(const Bot& bot);
-// "heuristic", or "search:N" for N rollouts a decision (1..kMaxRollouts).
-// Throws std::invalid_argument naming the unknown bot and the known ones, or
-// the bad budget.
+// "heuristic", "search:N" for N rollouts a decision (1..kMaxRollouts), or
+// "dmc:PATH" for the Q network in the model file PATH (loaded here). Throws
+// std::invalid_argument naming the unknown bot and the known ones, the bad
+// budget, or what is wrong with the model file.
 Bot parse_bot(std::string_view name);
 
-// The bot's action for the current player (kPass to pass). `scratch` is
-// working space; `rng` the game's agent stream.
-Play choose_action(const Bot& bot, const Variant& v, const GameState& s, MoveList& scratch, SplitMix64& rng);
+// The bot's action for the current player (kPass to pass). `recent` holds
+// the deal's last actions, oldest first (the observation's; only dmc reads
+// them); `scratch` is working space; `rng` the game's agent stream.
+Play choose_action(const Bot& bot, const Variant& v, const GameState& s, std::span<const Action> recent,
+                   MoveList& scratch, SplitMix64& rng);
 
 inline Play random_action(const Variant& v, const GameState& s, MoveList& scratch, SplitMix64& rng) {
-  return choose_action(Bot{BotKind::kRandom}, v, s, scratch, rng);
+  return choose_action(Bot{BotKind::kRandom}, v, s, {}, scratch, rng);
 }
 
 }  // namespace shuangkou

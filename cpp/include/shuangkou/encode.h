@@ -26,6 +26,25 @@ struct ObservationSlice {
 
 // How many past actions the observation shows.
 inline constexpr int kRecentActions = 8;
+
+// The last kRecentActions actions of a deal, oldest first: what runners keep
+// for the observation (fixed size, no allocation).
+class RecentActions {
+ public:
+  void clear() { count_ = 0; }
+  void push(int seat, const Play& play) {
+    if (count_ == kRecentActions) {
+      for (int i = 1; i < kRecentActions; ++i) actions_[i - 1] = actions_[i];
+      --count_;
+    }
+    actions_[count_++] = {seat, play};
+  }
+  std::span<const Action> view() const { return {actions_.data(), static_cast<size_t>(count_)}; }
+
+ private:
+  std::array<Action, kRecentActions> actions_{};
+  int count_ = 0;
+};
 // Size of an observation vector, and its slices in order.
 int observation_size();
 const std::vector<ObservationSlice>& observation_layout();

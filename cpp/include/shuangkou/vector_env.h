@@ -95,9 +95,7 @@ class VectorEnv {
   // For tests and tools: env j's state.
   const GameState& state(int env) const { return envs_[env].state; }
   // The last kRecentActions actions of env j's current deal, oldest first.
-  std::span<const Action> recent(int env) const {
-    return {envs_[env].recent.data(), static_cast<size_t>(envs_[env].recent_count)};
-  }
+  std::span<const Action> recent(int env) const { return envs_[env].recent.view(); }
   // The result of the deal env j finished last (meaningful where dones()[j]),
   // and its index in `deals` mode (-1 otherwise).
   const DealResult& last_result(int env) const { return envs_[env].last; }
@@ -112,8 +110,7 @@ class VectorEnv {
  private:
   struct Env {
     GameState state;
-    std::array<Action, kRecentActions> recent{};
-    int recent_count = 0;
+    RecentActions recent;
     SplitMix64 rng{0};
     std::vector<Play> legal;        // current player's moves (+ pass last when legal)
     std::vector<int32_t> legal_id;  // their action ids, computed once per position
