@@ -3,6 +3,7 @@
 #include "shuangkou/qnet.h"
 
 #include "common.h"
+#include "shuangkou/dmc.h"
 
 namespace shuangkou_py {
 namespace {
@@ -92,6 +93,61 @@ void bind_qnet(py::module_& m) {
           py::arg("obs"), py::arg("moves"), "Q of each move row: float32 [k].")
       .def("multiply_adds", &sk::QNet::multiply_adds, py::arg("moves"),
            "Multiply-adds of one decision with this many legal moves.");
+
+  py::class_<sk::DmcActors>(
+      m, "DmcActors",
+      "Deep Monte-Carlo actors in C++: num_envs deals side by side, every seat played by one "
+      "Q network with epsilon-greedy exploration (see shuangkou/dmc.h).")
+      .def(py::init([](const py::object& variant, const sk::QNet& net, int64_t version, int num_envs,
+                       const py::object& seed, int threads, const std::string& reward, double epsilon,
+                       int64_t deals) {
+             sk::DmcActorOptions o;
+             o.rules = make_rules(variant, py::kwargs());
+             if (num_envs < 1)
+               throw py::value_error("num_envs must be at least 1, got " + std::to_string(num_envs));
+             o.num_envs = num_envs;
+             o.seed = seed_arg(seed);
+             o.threads = sk::resolve_threads(threads);
+             o.reward = sk::parse_reward_mode(reward);
+             o.epsilon = epsilon;
+             if (deals < -1) throw py::value_error("deals must be -1 (endless) or a count >= 0");
+             o.deals = deals;
+             return std::make_unique<sk::DmcActors>(o, std::make_shared<const sk::QNet>(net), version);
+           }),
+           py::arg("variant"), py::arg("net"), py::arg("version") = 0, py::arg("num_envs") = 64,
+           py::arg("seed") = 0, py::arg("threads") = 0, py::arg("reward") = "win", py::arg("epsilon") = 0.01,
+           py::arg("deals") = -1)
+      .def(
+          "set_network",
+          [](sk::DmcActors& a, const sk::QNet& net, int64_t version) {
+            a.set_network(std::make_shared<const sk::QNet>(net), version);
+          },
+          py::arg("net"), py::arg("version"))
+      .def(
+          "collect",
+          [](sk::DmcActors& a, int64_t min_samples) {
+            sk::DmcSamples s;
+            {
+              py::gil_scoped_release release;
+              s = a.collect(min_samples);
+            }
+            const auto n = static_cast<py::ssize_t>(s.size());
+            py::dict out;
+            out["obs"] = to_numpy(std::move(s.obs), {n, static_cast<py::ssize_t>(sk::observation_size())});
+            out["move"] = to_numpy(std::move(s.move), {n, static_cast<py::ssize_t>(sk::kMoveFeatureSize)});
+            out["target"] = to_numpy(std::move(s.target), {n});
+            out["version"] = to_numpy(std::move(s.version), {n});
+            out["seat"] = to_numpy(std::move(s.seat), {n});
+            out["deal"] = to_numpy(std::move(s.deal), {n});
+            return out;
+          },
+          py::arg("min_samples"),
+          "Plays until finished deals hold at least min_samples decisions (or, with deals >= 0, every deal "
+          "is "
+          "done); returns them: obs [n, obs_size], move [n, move_size], target [n], version [n], seat [n], "
+          "deal [n].")
+      .def_property_readonly("deals_finished", &sk::DmcActors::deals_finished)
+      .def_property_readonly("decisions", &sk::DmcActors::decisions);
 }
 
 }  // namespace shuangkou_py

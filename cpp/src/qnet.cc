@@ -1,5 +1,8 @@
 #include "shuangkou/qnet.h"
 
+// One decision's products are small: Eigen must not spread them over OpenMP
+// threads (the actors already run one thread per core).
+#define EIGEN_DONT_PARALLELIZE
 #include <Eigen/Core>
 #include <algorithm>
 #include <bit>

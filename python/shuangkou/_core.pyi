@@ -277,6 +277,36 @@ class QNet(metaclass=_pybind11_type):
     ) -> numpy.typing.NDArray[numpy.float32]: ...
     def multiply_adds(self, moves: int) -> int: ...
 
+class _DmcSamples(TypedDict):
+    obs: numpy.typing.NDArray[numpy.float32]
+    move: numpy.typing.NDArray[numpy.float32]
+    target: numpy.typing.NDArray[numpy.float32]
+    version: numpy.typing.NDArray[numpy.int64]
+    seat: numpy.typing.NDArray[numpy.int8]
+    deal: numpy.typing.NDArray[numpy.int64]
+
+class DmcActors(metaclass=_pybind11_type):
+    """Deep Monte-Carlo actors in C++: every seat played by one Q network, epsilon-greedy."""
+
+    def __init__(
+        self,
+        variant: _Variant,
+        net: QNet,
+        version: int = 0,
+        num_envs: int = 64,
+        seed: int = 0,
+        threads: int = 0,
+        reward: str = "win",
+        epsilon: float = 0.01,
+        deals: int = -1,
+    ) -> None: ...
+    def set_network(self, net: QNet, version: int) -> None: ...
+    def collect(self, min_samples: int) -> _DmcSamples: ...
+    @property
+    def deals_finished(self) -> int: ...
+    @property
+    def decisions(self) -> int: ...
+
 class VectorEnvCore(metaclass=_pybind11_type):
     """The C++ vector env (see shuangkou.VectorEnv)."""
 

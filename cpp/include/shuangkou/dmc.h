@@ -1,0 +1,76 @@
+// Deep Monte-Carlo actors: many deals stepped together, every seat choosing
+// with one shared Q network (qnet.h) and ε-greedy exploration, all in C++
+// (no Python, no GIL while acting). Each finished deal yields one training
+// sample per decision: the observation, the chosen move's features, and as
+// target the deal's final reward for the seat that decided (the Monte-Carlo
+// return), with the version of the weights that chose it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "shuangkou/qnet.h"
+#include "shuangkou/rewards.h"
+#include "shuangkou/rules.h"
+#include "shuangkou/vector_env.h"
+
+namespace shuangkou {
+
+struct DmcActorOptions {
+  Rules rules;
+  int num_envs = 64;  // deals played side by side
+  uint64_t seed = 0;
+  int threads = 0;  // 0: every core OpenMP sees
+  RewardMode reward = RewardMode::kWin;
+  double epsilon = 0.01;  // probability of a uniformly random legal move
+  // -1: endless deals (episode seeds per env); n >= 0: deals 0..n-1 of
+  // `seed`, dealt as self-play deals them (see VectorEnvOptions::deals).
+  int64_t deals = -1;
+};
+
+// Decisions of finished deals, one row each.
+struct DmcSamples {
+  std::vector<float> obs;        // [n, observation_size()]
+  std::vector<float> move;       // [n, kMoveFeatureSize]: the move played
+  std::vector<float> target;     // [n]: the deal's reward for the deciding seat
+  std::vector<int64_t> version;  // [n]: weights version that chose the move
+  std::vector<int8_t> seat;      // [n]
+  std::vector<int64_t> deal;     // [n]: the deal's seed index ("deals" mode) or its finishing order
+  int64_t size() const { return static_cast<int64_t>(target.size()); }
+};
+
+class DmcActors {
+ public:
+  // Throws std::invalid_argument for a network whose input sizes are not this
+  // build's observation and move sizes, or bad options.
+  DmcActors(const DmcActorOptions& o, std::shared_ptr<const QNet> net, int64_t version);
+
+  // The network (and its version) used from the next decision on.
+  void set_network(std::shared_ptr<const QNet> net, int64_t version);
+  // Plays until finished deals hold at least `min_samples` decisions (or, in
+  // `deals` mode, every deal is finished) and returns those decisions.
+  DmcSamples collect(int64_t min_samples);
+  int64_t deals_finished() const { return deals_finished_; }
+  int64_t decisions() const { return decisions_; }
+  const DmcActorOptions& options() const { return options_; }
+
+ private:
+  struct Trajectory {
+    std::vector<float> obs, move;
+    std::vector<int64_t> version;
+    std::vector<int8_t> seat;
+  };
+  DmcActorOptions options_;
+  std::shared_ptr<const QNet> net_;
+  int64_t version_ = 0;
+  VectorEnv env_;
+  std::vector<Trajectory> trajectories_;  // the current deal of each env
+  std::vector<SplitMix64> rngs_;          // exploration, one stream per env
+  std::vector<int32_t> actions_;
+  std::vector<int32_t> chosen_row_;
+  int64_t deals_finished_ = 0;
+  int64_t decisions_ = 0;
+};
+
+}  // namespace shuangkou

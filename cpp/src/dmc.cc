@@ -1,0 +1,123 @@
+#include "shuangkou/dmc.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "shuangkou/threads.h"
+
+namespace shuangkou {
+namespace {
+
+VectorEnvOptions env_options(const DmcActorOptions& o) {
+  VectorEnvOptions e;
+  e.rules = o.rules;
+  e.num_envs = o.num_envs;
+  e.seed = o.seed;
+  e.threads = o.threads;
+  e.reward = o.reward;
+  e.dense_mask = false;  // the actors read the legal ids and feature rows
+  e.deals = o.deals;
+  return e;  // every seat external: the network plays them all
+}
+
+void check_network(const std::shared_ptr<const QNet>& net) {
+  if (!net) throw std::invalid_argument("the actors need a network");
+  if (net->shape().obs_size != observation_size() || net->shape().move_size != kMoveFeatureSize)
+    throw std::invalid_argument("the network takes observations of " + std::to_string(net->shape().obs_size) +
+                                " floats and moves of " + std::to_string(net->shape().move_size) +
+                                "; this build's are " + std::to_string(observation_size()) + " and " +
+                                std::to_string(kMoveFeatureSize));
+}
+
+}  // namespace
+
+DmcActors::DmcActors(const DmcActorOptions& o, std::shared_ptr<const QNet> net, int64_t version)
+    : options_(o), net_(std::move(net)), version_(version), env_(env_options(o)) {
+  check_network(net_);
+  if (!(o.epsilon >= 0.0 && o.epsilon <= 1.0))
+    throw std::invalid_argument("epsilon must be in [0, 1], got " + std::to_string(o.epsilon));
+  trajectories_.resize(static_cast<size_t>(env_.num_envs()));
+  for (int j = 0; j < env_.num_envs(); ++j) rngs_.emplace_back(derive_seed(o.seed ^ 0xD3C0ACE5ULL, j));
+  actions_.assign(static_cast<size_t>(env_.num_envs()), 0);
+  chosen_row_.assign(static_cast<size_t>(env_.num_envs()), 0);
+}
+
+void DmcActors::set_network(std::shared_ptr<const QNet> net, int64_t version) {
+  check_network(net);
+  net_ = std::move(net);
+  version_ = version;
+}
+
+DmcSamples DmcActors::collect(int64_t min_samples) {
+  DmcSamples out;
+  const int n = env_.num_envs();
+  const int obs_size = observation_size();
+  const int threads = resolve_threads(options_.threads);
+  const QNet& net = *net_;
+  while (out.size() < min_samples) {
+    const int8_t* current = env_.current_players();
+    bool any = false;
+    for (int j = 0; j < n; ++j) any |= current[j] >= 0;
+    if (!any) break;  // `deals` mode: every deal is finished
+    const float* obs = env_.observations();
+    const std::vector<int64_t>& offsets = env_.legal_offsets;
+    const float* features = env_.legal_features.data();
+#pragma omp parallel num_threads(std::max(1, std::min(threads, n / 8)))
+    {
+      std::vector<float> q;
+#pragma omp for schedule(dynamic, 4)
+      for (int j = 0; j < n; ++j) {
+        if (current[j] < 0) continue;  // idle
+        const int64_t first = offsets[j];
+        const int k = static_cast<int>(offsets[j + 1] - first);
+        int row = 0;
+        SplitMix64& rng = rngs_[j];
+        const double u = static_cast<double>(rng.next() >> 11) * 0x1.0p-53;
+        if (u < options_.epsilon) {
+          row = static_cast<int>(rng.below(static_cast<uint32_t>(k)));
+        } else if (k > 1) {
+          q.resize(static_cast<size_t>(k));
+          net.q_values(obs + static_cast<size_t>(j) * obs_size, features + first * kMoveFeatureSize, k,
+                       q.data());
+          row = static_cast<int>(std::max_element(q.begin(), q.end()) - q.begin());  // ties: the first
+        }
+        Trajectory& t = trajectories_[j];
+        t.obs.insert(t.obs.end(), obs + static_cast<size_t>(j) * obs_size,
+                     obs + static_cast<size_t>(j + 1) * obs_size);
+        const float* m = features + (first + row) * kMoveFeatureSize;
+        t.move.insert(t.move.end(), m, m + kMoveFeatureSize);
+        t.version.push_back(version_);
+        t.seat.push_back(current[j]);
+        actions_[j] = env_.legal_ids[static_cast<size_t>(first + row)];
+      }
+    }
+    for (int j = 0; j < n; ++j) decisions_ += current[j] >= 0;
+    env_.step(actions_);
+    const uint8_t* done = env_.dones();
+    const float* rewards = env_.rewards();
+    for (int j = 0; j < n; ++j) {
+      if (!done[j]) continue;
+      Trajectory& t = trajectories_[j];
+      const int64_t deal = options_.deals >= 0 ? env_.last_index(j) : deals_finished_;
+      out.obs.insert(out.obs.end(), t.obs.begin(), t.obs.end());
+      out.move.insert(out.move.end(), t.move.begin(), t.move.end());
+      out.version.insert(out.version.end(), t.version.begin(), t.version.end());
+      out.seat.insert(out.seat.end(), t.seat.begin(), t.seat.end());
+      for (int8_t s : t.seat) {
+        out.target.push_back(rewards[j * kNumSeats + s]);
+        out.deal.push_back(deal);
+      }
+      t.obs.clear();
+      t.move.clear();
+      t.version.clear();
+      t.seat.clear();
+      ++deals_finished_;
+    }
+  }
+  return out;
+}
+
+}  // namespace shuangkou

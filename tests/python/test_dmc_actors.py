@@ -1,0 +1,87 @@
+"""The C++ Deep Monte-Carlo actors: they play as the dmc bot does, label every decision
+with its deal's final reward and the weights' version, and refuse bad arguments."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import shuangkou as sk
+
+OBS, MOVE = sk._core.observation_size(), sk._core.MOVE_FEATURE_SIZE
+
+
+def random_net(seed: int = 0, hidden=(32, 16)) -> sk.QNet:
+    rng = np.random.default_rng(seed)
+    shapes = sk.QNet.tensor_shapes(OBS, MOVE, list(hidden))
+    return sk.QNet(OBS, MOVE, list(hidden), {n: rng.normal(0, 0.3, s).astype(np.float32) for n, s in shapes})
+
+
+def test_greedy_actors_play_the_dmc_bots_deals_and_label_them_with_the_result(tmp_path):
+    net = random_net()
+    path = tmp_path / "m.safetensors"
+    path.write_bytes(net.to_bytes())
+    deals = 40
+    actors = sk._core.DmcActors("baibian", net, version=7, num_envs=16, seed=5, epsilon=0.0, deals=deals)
+    s = actors.collect(10**9)  # deals mode: stops when every deal is done
+    assert actors.deals_finished == deals and actors.decisions == len(s["target"])
+    ref = sk.selfplay("baibian", games=deals, agents=f"dmc:{path}", seed=5)
+    np.testing.assert_array_equal(np.bincount(s["deal"], minlength=deals), ref.arrays["actions"])
+    assert s["obs"].shape == (len(s["target"]), OBS) and s["move"].shape == (len(s["target"]), MOVE)
+    assert s["obs"].dtype == np.float32 and s["seat"].dtype == np.int8 and set(s["version"]) == {7}
+    for i in range(deals):
+        rows = s["deal"] == i
+        outcome, first = ref.arrays["outcome"][i], ref.arrays["places"][i, 0]
+        want = np.where(s["seat"][rows] % 2 == first % 2, 1.0, -1.0) if outcome != 2 else np.zeros(rows.sum())
+        np.testing.assert_array_equal(s["target"][rows], want)  # the "win" reward of the deciding seat
+        # The seats take turns as the game says: the first decision is the deal's leader's.
+        assert s["seat"][rows][0] == ref.arrays["leader"][i]
+
+
+def test_results_do_not_depend_on_threads_and_versions_follow_set_network():
+    net = random_net(1)
+    a = sk._core.DmcActors("jj", net, num_envs=8, seed=2, threads=1, epsilon=0.0, deals=12).collect(10**9)
+    b = sk._core.DmcActors("jj", net, num_envs=8, seed=2, threads=2, epsilon=0.0, deals=12).collect(10**9)
+    for k in a:
+        np.testing.assert_array_equal(a[k], b[k])
+    actors = sk._core.DmcActors("classic", net, version=0, num_envs=8, seed=3, epsilon=0.1)
+    first = actors.collect(500)
+    actors.set_network(random_net(2), 1)
+    second = actors.collect(2000)
+    assert len(first["target"]) >= 500 and set(first["version"]) == {0}
+    assert 1 in set(second["version"])  # decisions after the push carry the new version
+    assert set(np.unique(second["target"])) <= {-1.0, 0.0, 1.0}
+
+
+def test_score_rewards_and_exploration():
+    net = random_net(3)
+    s = sk._core.DmcActors("baibian", net, num_envs=8, seed=1, reward="score", epsilon=1.0).collect(3000)
+    assert np.abs(s["target"]).max() > 1  # deal scores, not just +-1
+    # Every chosen move is a legal move's feature row: its pass flag or some reading.
+    assert np.all((s["move"][:, -1] == 1) | (s["move"][:, :15].sum(axis=1) > 0))
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"epsilon": 1.5}, "epsilon"),
+        ({"epsilon": float("nan")}, "epsilon"),
+        ({"reward": "money"}, "money"),
+        ({"num_envs": 0}, "num_envs"),
+        ({"deals": -2}, "deals"),
+        ({"variant": "nope"}, "nope"),
+    ],
+)
+def test_bad_arguments(kwargs, match):
+    args = {"variant": "classic", "net": random_net(), **kwargs}
+    with pytest.raises(ValueError, match=match):
+        sk._core.DmcActors(**args)
+
+
+def test_a_network_of_other_sizes_is_refused():
+    rng = np.random.default_rng(0)
+    small = sk.QNet(7, 3, [4], {n: rng.normal(size=s).astype(np.float32) for n, s in sk.QNet.tensor_shapes(7, 3, [4])})
+    with pytest.raises(ValueError, match="observations of 7 floats"):
+        sk._core.DmcActors("classic", small)
+    actors = sk._core.DmcActors("classic", random_net())
+    with pytest.raises(ValueError, match="observations of 7 floats"):
+        actors.set_network(small, 1)
