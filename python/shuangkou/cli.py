@@ -297,6 +297,19 @@ def build_parser() -> argparse.ArgumentParser:
     ar.add_argument("--quiet", action="store_true", help="no progress bar")
     ar.set_defaults(func=_cmd_arena)
 
+    tr = sub.add_parser(
+        "train",
+        help="train a Deep Monte-Carlo agent from a config (needs torch)",
+        description="Deep Monte-Carlo training: C++ actors play with the current Q network, PyTorch fits it "
+        "to the deals' returns; checkpoints, CSV logs, duplicate-deal evaluations and a learning curve go "
+        "to --out. Example: shuangkou train --config configs/train/smoke.yaml --out runs/smoke",
+    )
+    from .train import add_arguments as _train_arguments
+    from .train import run as _train_run
+
+    _train_arguments(tr)
+    tr.set_defaults(func=_train_run)
+
     moves = sub.add_parser(
         "moves",
         help="list the canonical moves of a hand",

@@ -1,0 +1,262 @@
+"""The Deep Monte-Carlo learner: C++ actors play, PyTorch fits Q(s, a) to the deals' returns.
+
+    from shuangkou.dmc.learner import TrainConfig, train
+    summary = train(TrainConfig.from_yaml("configs/train/smoke.yaml"), out="runs/smoke")
+
+One update: the actors (`shuangkou._core.DmcActors`, every seat played by the current
+weights, epsilon-greedy, in C++ threads) collect `batch_size` decisions of finished deals,
+each labelled with its deal's final reward for the deciding seat; the learner takes one
+Adam step on the mean squared error of Q(obs, move) against that target. Every
+`push_every` updates the weights go to the actors with a new version number (each
+sample carries the version that chose it). Acting and learning alternate, so on a
+small machine the two never compete for the cores.
+
+Every `eval_every` updates (and at the end) the learner writes `model.safetensors` (the
+model file, docs/model_format.md) and `checkpoint.pt` (the optimizer state, read back
+with ``torch.load(..., weights_only=True)``), and plays `eval_deals` duplicate deals
+against `eval_opponent` through the arena (`dmc:OUT/model.safetensors`). Logs:
+`train.csv` (update, samples, loss, decisions/s, elapsed) and `eval.csv` (update, WP
+with its interval, ADP with its interval); `curve.png` plots both.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import math
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import torch
+import yaml
+
+from .. import _core
+from ..agents import resolve_agent
+from ..arena import arena
+from .net import QNetwork
+
+
+@dataclasses.dataclass
+class TrainConfig:
+    """Every training setting (configs/train/*.yaml give them all)."""
+
+    variant: str = "baibian"  # a preset or a variant YAML file
+    hidden: tuple[int, ...] = (256, 128)  # hidden layer widths
+    reward: str = "win"  # the Monte-Carlo target: win, score or log
+    epsilon: float = 0.05  # the actors' exploration
+    num_envs: int = 256  # deals the actors step side by side
+    threads: int = 0  # actor threads (0: every core)
+    batch_size: int = 4096  # decisions an update
+    lr: float = 3e-4  # Adam's learning rate
+    updates: int = 20000  # learner updates in all
+    push_every: int = 4  # updates between weight pushes
+    log_every: int = 50  # updates between train.csv rows
+    eval_every: int = 1000  # updates between evaluations
+    eval_deals: int = 1000  # duplicate deals an evaluation
+    eval_opponent: str = "heuristic"  # the evaluation's opponent
+    seed: int = 1
+    device: str = "auto"  # auto, cpu or cuda
+
+    @classmethod
+    def from_yaml(cls, path: str | os.PathLike) -> TrainConfig:
+        """Reads a config file; ValueError naming an unknown key or a bad value."""
+        with open(path, encoding="utf-8") as f:
+            data = yaml.safe_load(f) or {}
+        if not isinstance(data, dict):
+            raise ValueError(f"{path}: a training config is a mapping of settings")
+        return cls.from_dict(data, str(path))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], where: str = "config") -> TrainConfig:
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - set(fields))
+        if unknown:
+            raise ValueError(f"{where}: unknown setting(s) {', '.join(unknown)} (known: {', '.join(fields)})")
+        values: dict[str, Any] = {}
+        for name, value in data.items():
+            default = getattr(cls(), name)
+            ok = not isinstance(value, bool)
+            if isinstance(default, tuple):
+                ok = ok and isinstance(value, list) and bool(value)
+                ok = ok and all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in value)
+                value = tuple(value) if ok else value
+            elif isinstance(default, float):
+                ok = ok and isinstance(value, (int, float))
+                value = float(value) if ok else value
+            else:
+                ok = ok and isinstance(value, type(default))
+            if not ok:
+                kind = "list of widths" if isinstance(default, tuple) else type(default).__name__
+                raise ValueError(f"{where}: {name}: {value!r} is not a valid {kind}")
+            values[name] = value
+        config = cls(**values)
+        config.check(where)
+        return config
+
+    def check(self, where: str = "config") -> None:
+        positive = ("num_envs", "batch_size", "updates", "push_every", "log_every", "eval_every", "eval_deals")
+        for name in positive:
+            if getattr(self, name) < 1:
+                raise ValueError(f"{where}: {name} must be at least 1, got {getattr(self, name)}")
+        if not 0 <= self.epsilon <= 1:
+            raise ValueError(f"{where}: epsilon must be in [0, 1], got {self.epsilon}")
+        if not (self.lr > 0 and math.isfinite(self.lr)):
+            raise ValueError(f"{where}: lr must be a positive number, got {self.lr}")
+        if self.reward not in ("win", "score", "log"):
+            raise ValueError(f"{where}: reward must be win, score or log, got {self.reward!r}")
+        if self.device not in ("auto", "cpu", "cuda"):
+            raise ValueError(f"{where}: device must be auto, cpu or cuda, got {self.device!r}")
+        _core.Rules(self.variant)  # a bad variant is reported here
+        resolve_agent(self.eval_opponent)
+
+
+def _device(name: str) -> torch.device:
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if name == "cuda" and not torch.cuda.is_available():
+        raise ValueError("device cuda: no CUDA device is available (use cpu or auto)")
+    return torch.device(name)
+
+
+def _append_csv(path: Path, row: dict[str, Any]) -> None:
+    new = not path.exists()
+    with open(path, "a", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=list(row))
+        if new:
+            w.writeheader()
+        w.writerow(row)
+
+
+def plot_curve(out: Path) -> None:
+    """curve.png from train.csv (loss) and eval.csv (WP with its interval)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (a, b) = plt.subplots(1, 2, figsize=(10, 3.6))
+    if (out / "train.csv").exists():
+        rows = list(csv.DictReader(open(out / "train.csv", encoding="utf-8")))
+        a.plot([int(r["update"]) for r in rows], [float(r["loss"]) for r in rows], color="#3b75af")
+    a.set_xlabel("update")
+    a.set_ylabel("loss (MSE of Q against the return)")
+    if (out / "eval.csv").exists():
+        rows = list(csv.DictReader(open(out / "eval.csv", encoding="utf-8")))
+        x = [int(r["update"]) for r in rows]
+        b.plot(x, [float(r["wp"]) for r in rows], marker="o", color="#c03d3e")
+        b.fill_between(x, [float(r["wp_lo"]) for r in rows], [float(r["wp_hi"]) for r in rows], alpha=0.2)
+        b.set_title(f"WP against {rows[0]['opponent']}" if rows else "")
+    b.axhline(0.5, color="black", lw=0.8)
+    b.set_ylim(0, 1)
+    b.set_xlabel("update")
+    fig.tight_layout()
+    fig.savefig(out / "curve.png", dpi=110)
+    plt.close(fig)
+
+
+def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, progress: bool = True) -> dict:
+    """Trains as the module docstring says; returns the last log and evaluation rows."""
+    from tqdm import tqdm
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    torch.manual_seed(config.seed)
+    device = _device(config.device)
+    obs_size, move_size = _core.observation_size(), _core.MOVE_FEATURE_SIZE
+    start_update, version = 0, 0
+    if resume:
+        if not (out / "checkpoint.pt").exists():
+            raise ValueError(f"--resume: no checkpoint in {out}")
+        state = torch.load(out / "checkpoint.pt", weights_only=True)  # data only: never code
+        net = QNetwork.load(out / "model.safetensors")
+        start_update, version = int(state["update"]), int(state["version"])
+    else:
+        for name in ("train.csv", "eval.csv"):
+            (out / name).unlink(missing_ok=True)
+        net = QNetwork(obs_size, move_size, config.hidden)
+    net = net.to(device)
+    optimizer = torch.optim.Adam(net.parameters(), lr=config.lr)
+    if resume:
+        optimizer.load_state_dict(state["optimizer"])
+    metadata = {"variant": config.variant, "config": repr(dataclasses.asdict(config))}
+    actors = _core.DmcActors(
+        config.variant,
+        net.to_qnet(),
+        version=version,
+        num_envs=config.num_envs,
+        seed=config.seed + start_update,
+        threads=config.threads,
+        reward=config.reward,
+        epsilon=config.epsilon,
+    )
+    started = time.perf_counter()
+    samples = 0
+    last_log: dict[str, Any] = {}
+    last_eval: dict[str, Any] = {}
+
+    def save_and_evaluate(update: int) -> dict[str, Any]:
+        net.cpu()
+        net.save(out / "model.safetensors", {**metadata, "update": str(update), "version": str(version)})
+        net.to(device)
+        torch.save({"optimizer": optimizer.state_dict(), "update": update, "version": version}, out / "checkpoint.pt")
+        r = arena(
+            config.variant,
+            agents=[f"dmc:{out / 'model.safetensors'}", config.eval_opponent],
+            deals=config.eval_deals,
+            threads=config.threads,
+            seed=config.seed,
+        )
+        p = r["pairs"][0]
+        row = {
+            "update": update,
+            "opponent": config.eval_opponent,
+            "deals": p["deals"],
+            "wp": p["wp"],
+            "wp_lo": p["wp_ci"][0] if p["wp_ci"] else p["wp"],
+            "wp_hi": p["wp_ci"][1] if p["wp_ci"] else p["wp"],
+            "adp": p["adp"],
+            "adp_lo": p["adp_ci"][0] if p["adp_ci"] else p["adp"],
+            "adp_hi": p["adp_ci"][1] if p["adp_ci"] else p["adp"],
+        }
+        _append_csv(out / "eval.csv", row)
+        plot_curve(out)
+        return row
+
+    bar = tqdm(total=config.updates, initial=start_update, unit="update", disable=not progress, desc="dmc")
+    try:
+        for update in range(start_update + 1, config.updates + 1):
+            batch = actors.collect(config.batch_size)
+            samples += len(batch["target"])
+            obs = torch.from_numpy(batch["obs"]).to(device)
+            move = torch.from_numpy(batch["move"]).to(device)
+            target = torch.from_numpy(batch["target"]).to(device)
+            loss = torch.nn.functional.mse_loss(net(obs, move), target)
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            optimizer.step()
+            if update % config.push_every == 0:
+                version += 1
+                net.cpu()
+                actors.set_network(net.to_qnet(), version)
+                net.to(device)
+            if update % config.log_every == 0 or update == config.updates:
+                elapsed = time.perf_counter() - started
+                last_log = {
+                    "update": update,
+                    "samples": samples,
+                    "loss": loss.item(),
+                    "version": version,
+                    "decisions_per_s": actors.decisions / elapsed if elapsed > 0 else 0.0,
+                    "elapsed_s": elapsed,
+                }
+                _append_csv(out / "train.csv", last_log)
+                bar.set_postfix(loss=f"{loss.item():.4f}")
+            if update % config.eval_every == 0 or update == config.updates:
+                last_eval = save_and_evaluate(update)
+                bar.set_postfix(loss=f"{loss.item():.4f}", wp=f"{last_eval['wp']:.3f}")
+            bar.update(1)
+    finally:
+        bar.close()
+    return {"log": last_log, "eval": last_eval, "out": str(out)}

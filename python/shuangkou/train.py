@@ -1,0 +1,62 @@
+"""Deep Monte-Carlo training from a config file (needs torch: pip install torch==2.13.0).
+
+    python -m shuangkou.train --config configs/train/dmc_baibian.yaml --out runs/dmc_baibian
+    shuangkou train --config configs/train/smoke.yaml --out runs/smoke
+    python -m shuangkou.train --config configs/train/dmc_baibian.yaml --out runs/dmc_baibian --resume
+
+Writes into --out: model.safetensors (docs/model_format.md; play it with
+--agents dmc:OUT/model.safetensors), checkpoint.pt, train.csv, eval.csv and curve.png
+(see shuangkou.dmc.learner).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", required=True, help="a training config, e.g. configs/train/dmc_baibian.yaml")
+    parser.add_argument("--out", default=None, help="output folder (default: runs/<config name>)")
+    parser.add_argument("--resume", action="store_true", help="go on from the checkpoint in --out")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        raise ValueError("training needs PyTorch: pip install torch==2.13.0 (a CPU build) or a CUDA build") from None
+    from .dmc.learner import TrainConfig, train
+
+    config = TrainConfig.from_yaml(args.config)
+    out = Path(args.out) if args.out else Path("runs") / Path(args.config).stem
+    result = train(config, out, resume=args.resume, progress=not args.quiet)
+    log, ev = result["log"], result["eval"]
+    print(
+        f"trained {log.get('update', 0)} updates ({log.get('samples', 0):,} samples, "
+        f"{log.get('elapsed_s', 0):.0f} s, loss {log.get('loss', float('nan')):.4f}); "
+        f"WP against {ev.get('opponent')}: {ev.get('wp', float('nan')):.3f} "
+        f"({ev.get('wp_lo', float('nan')):.3f}-{ev.get('wp_hi', float('nan')):.3f}) over {ev.get('deals')} "
+        f"duplicate deals; wrote {out}/model.safetensors, train.csv, eval.csv, curve.png"
+    )
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m shuangkou.train", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    try:
+        return run(args)
+    except (ValueError, OSError) as e:
+        print(f"error: {e}".replace("\n", "; "), file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,109 @@
+"""Deep Monte-Carlo training end to end: the smoke config trains, the loss falls, the
+files are written, resume goes on, and bad configs are named."""
+
+from __future__ import annotations
+
+import csv
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import shuangkou as sk  # noqa: E402
+from shuangkou.dmc.learner import TrainConfig, train  # noqa: E402
+from shuangkou.dmc.net import QNetwork  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SMOKE = ROOT / "configs" / "train" / "smoke.yaml"
+
+
+def heldout_loss(net: QNetwork, batch: dict) -> float:
+    with torch.no_grad():
+        q = net(torch.from_numpy(batch["obs"]), torch.from_numpy(batch["move"]))
+        return float(torch.nn.functional.mse_loss(q, torch.from_numpy(batch["target"])))
+
+
+def test_smoke_training_learns_and_writes_its_files(tmp_path):
+    config = TrainConfig.from_yaml(SMOKE)
+    torch.manual_seed(config.seed)
+    initial = QNetwork(sk._core.observation_size(), sk._core.MOVE_FEATURE_SIZE, config.hidden)
+    # Held-out decisions (another seed), labelled with their returns.
+    batch = sk._core.DmcActors(config.variant, initial.to_qnet(), num_envs=64, seed=999, epsilon=0.1).collect(8000)
+    result = train(config, tmp_path, progress=False)
+    for name in ("model.safetensors", "checkpoint.pt", "train.csv", "eval.csv", "curve.png"):
+        assert (tmp_path / name).exists(), name
+    trained = QNetwork.load(tmp_path / "model.safetensors")
+    assert heldout_loss(trained, batch) < heldout_loss(initial, batch) - 0.05  # the loss falls
+    rows = list(csv.DictReader(open(tmp_path / "train.csv")))
+    assert [int(r["update"]) for r in rows] == list(range(10, 61, 10))
+    assert int(rows[-1]["version"]) == 30  # a push every 2 updates
+    evals = list(csv.DictReader(open(tmp_path / "eval.csv")))
+    assert [int(r["update"]) for r in evals] == [30, 60] and evals[0]["opponent"] == "random"
+    assert result["eval"]["wp_lo"] <= result["eval"]["wp"] <= result["eval"]["wp_hi"]
+    meta = sk.QNet.load(str(tmp_path / "model.safetensors")).metadata
+    assert meta["variant"] == "baibian" and meta["update"] == "60" and meta["version"] == "30"
+    # The trained agent plays by name.
+    r = sk.selfplay("baibian", games=10, agents=[f"dmc:{tmp_path / 'model.safetensors'}", "random"], seed=1)
+    assert r["games"] == 10
+
+
+def test_resume_goes_on_from_the_checkpoint(tmp_path):
+    config = TrainConfig.from_dict({**vars_of(SMOKE), "updates": 20, "eval_every": 10, "log_every": 10})
+    train(config, tmp_path, progress=False)
+    longer = TrainConfig.from_dict({**vars_of(SMOKE), "updates": 30, "eval_every": 10, "log_every": 10})
+    train(longer, tmp_path, resume=True, progress=False)
+    rows = list(csv.DictReader(open(tmp_path / "train.csv")))
+    assert [int(r["update"]) for r in rows] == [10, 20, 30]
+    assert sk.QNet.load(str(tmp_path / "model.safetensors")).metadata["update"] == "30"
+    with pytest.raises(ValueError, match="no checkpoint"):
+        train(config, tmp_path / "empty", resume=True, progress=False)
+
+
+def vars_of(path: Path) -> dict:
+    import yaml
+
+    return yaml.safe_load(path.read_text())
+
+
+@pytest.mark.parametrize(
+    "change, match",
+    [
+        ({"learning_rate": 0.1}, "unknown setting"),
+        ({"batch_size": 0}, "batch_size"),
+        ({"batch_size": 1.5}, "batch_size"),
+        ({"hidden": []}, "hidden"),
+        ({"hidden": [64, True]}, "hidden"),
+        ({"epsilon": 2}, "epsilon"),
+        ({"reward": "money"}, "reward"),
+        ({"device": "tpu"}, "device"),
+        ({"variant": "nope"}, "nope"),
+        ({"eval_opponent": "grandmaster"}, "grandmaster"),
+        ({"lr": float("nan")}, "lr"),
+    ],
+)
+def test_bad_configs_are_named(change, match):
+    with pytest.raises(ValueError, match=match):
+        TrainConfig.from_dict({**vars_of(SMOKE), **change})
+
+
+def test_the_command_line(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("variant: baibian\nbatchsize: 3\n")
+    for cmd in ([sys.executable, "-m", "shuangkou.train"], [str(Path(sys.executable).with_name("shuangkou")), "train"]):
+        p = subprocess.run([*cmd, "--config", str(bad), "--out", str(tmp_path / "o")], capture_output=True, text=True)
+        assert p.returncode == 2 and "unknown setting(s) batchsize" in p.stderr and "Traceback" not in p.stderr
+    p = subprocess.run([sys.executable, "-m", "shuangkou.train", "--help"], capture_output=True, text=True)
+    assert p.returncode == 0 and "--resume" in p.stdout and "dmc_baibian.yaml" in p.stdout
+    cfg = tmp_path / "tiny.yaml"
+    cfg.write_text(SMOKE.read_text().replace("updates: 60", "updates: 4").replace("eval_every: 30", "eval_every: 4"))
+    p = subprocess.run(
+        [sys.executable, "-m", "shuangkou.train", "--config", str(cfg), "--out", str(tmp_path / "run"), "--quiet"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    assert "trained 4 updates" in p.stdout and (tmp_path / "run" / "model.safetensors").exists()
+    assert np.isfinite(float(next(csv.DictReader(open(tmp_path / "run" / "eval.csv")))["wp"]))
