@@ -23,7 +23,7 @@ from pathlib import Path
 
 import shuangkou as sk
 from shuangkou.arena import ArenaResult, arena_rules, combine
-from shuangkou.arena_report import interval, plot_score_diff, plot_winrate
+from shuangkou.arena_report import outcomes_table, pairs_table, plot_score_diff, plot_winrate, ratings_table
 from tqdm import tqdm
 
 BASE = ["heuristic", "greedy", "random"]
@@ -65,40 +65,15 @@ def run_variant(variant: str, deals: int, search_deals: int, threads: int, bar: 
 
 def variant_section(result: dict, folder: str) -> list[str]:
     v = result["variant"]
-    lines = [f"## {v}", ""]
-    lines += [
-        "| A | B | deals | WP of A (95% CI) | ADP of A (95% CI) | won / lost / tied |",
-        "| --- | --- | ---: | ---: | ---: | ---: |",
-    ]
-    for p in result["pairs"]:
-        w = p["pairs_won"]
-        lines.append(
-            f"| {p['a']} | {p['b']} | {p['deals']:,} | {p['wp']:.3f} ({interval(p['wp_ci'], '.3f', '–')}) | "
-            f"{p['adp']:+.2f} ({interval(p['adp_ci'], '+.2f', ' to ')}) | {w['a']} / {w['b']} / {w['tied']} |"
-        )
-    lines += [
-        "",
-        "| A | B | A double | A single | B double | B single | draw | bombs A / B | most stars A / B | overtakes A / B |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-    ]
-    for p in result["pairs"]:
-        o, g = p["outcomes"], p["by_agent"]
-        lines.append(
-            f"| {p['a']} | {p['b']} | {o['a']['double']:.1%} | {o['a']['single']:.1%} | {o['b']['double']:.1%} | "
-            f"{o['b']['single']:.1%} | {o['draw']:.1%} | {g['a']['bombs_per_deal']:.2f} / "
-            f"{g['b']['bombs_per_deal']:.2f} | {g['a']['max_stars_per_deal']:.2f} / "
-            f"{g['b']['max_stars_per_deal']:.2f} | {g['a']['overtakes_per_deal']:.2f} / "
-            f"{g['b']['overtakes_per_deal']:.2f} |"
-        )
-    lines += ["", "| agent | rating (95% CI) | points | level (等级) |", "| --- | ---: | ---: | --- |"]
-    for name, r in sorted(result["ratings"].items(), key=lambda kv: -kv[1]["rating"]):
-        lv = result["levels"][name]
-        lines.append(
-            f"| {name} | {r['rating']:+.0f} ({r['ci'][0]:+.0f} to {r['ci'][1]:+.0f}) | {lv['points']:,.0f} | "
-            f"{lv['level']} {lv['title']} |"
-        )
     t = result["timing_s"]
-    lines += [
+    return [
+        f"## {v}",
+        "",
+        *pairs_table(result["pairs"], deals_column=True),
+        "",
+        *outcomes_table(result["pairs"]),
+        "",
+        *ratings_table(result),
         "",
         f"Time on {result['threads'] or os.cpu_count()} threads: {t['base_pairs']:.0f} s for the three pairs "
         f"without search, {t['search_vs_heuristic']:.0f} s for search vs heuristic, "
@@ -109,7 +84,6 @@ def variant_section(result: dict, folder: str) -> list[str]:
         f"![{v}: score differences]({folder}/{v}_score_diff.png)",
         "",
     ]
-    return lines
 
 
 def targets(results: list[dict]) -> list[str]:

@@ -42,7 +42,6 @@ DmcActors::DmcActors(const DmcActorOptions& o, std::shared_ptr<const QNet> net, 
   trajectories_.resize(static_cast<size_t>(env_.num_envs()));
   for (int j = 0; j < env_.num_envs(); ++j) rngs_.emplace_back(derive_seed(o.seed ^ 0xD3C0ACE5ULL, j));
   actions_.assign(static_cast<size_t>(env_.num_envs()), 0);
-  chosen_row_.assign(static_cast<size_t>(env_.num_envs()), 0);
 }
 
 void DmcActors::set_network(std::shared_ptr<const QNet> net, int64_t version) {
@@ -67,7 +66,7 @@ DmcSamples DmcActors::collect(int64_t min_samples) {
     const float* features = env_.legal_features.data();
 #pragma omp parallel num_threads(std::max(1, std::min(threads, n / 8)))
     {
-      std::vector<float> q;
+      thread_local std::vector<float> q;  // grown once a thread, then reused
 #pragma omp for schedule(dynamic, 4)
       for (int j = 0; j < n; ++j) {
         if (current[j] < 0) continue;  // idle

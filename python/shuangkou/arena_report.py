@@ -105,6 +105,54 @@ def interval(ci: list[float] | None, fmt: str, sep: str) -> str:
     return "no interval" if ci is None else f"{ci[0]:{fmt}}{sep}{ci[1]:{fmt}}"
 
 
+def pairs_table(pairs: list[dict[str, Any]], deals_column: bool = False) -> list[str]:
+    """Markdown rows: each pair's WP and ADP with their intervals and the pairs won
+    (with `deals_column`, each pair's number of duplicate deals too)."""
+    deals_head, deals_rule = (" deals |", " ---: |") if deals_column else ("", "")
+    lines = [
+        f"| A | B |{deals_head} WP of A (95% CI) | ADP of A (95% CI) | pairs won A / B / tied |",
+        f"| --- | --- |{deals_rule} ---: | ---: | ---: |",
+    ]
+    for p in pairs:
+        w = p["pairs_won"]
+        deals = f" {p['deals']:,} |" if deals_column else ""
+        lines.append(
+            f"| {p['a']} | {p['b']} |{deals} {p['wp']:.3f} ({interval(p['wp_ci'], '.3f', '–')}) | "
+            f"{p['adp']:+.2f} ({interval(p['adp_ci'], '+.2f', ' to ')}) | {w['a']} / {w['b']} / {w['tied']} |"
+        )
+    return lines
+
+
+def outcomes_table(pairs: list[dict[str, Any]]) -> list[str]:
+    """Markdown rows: outcome shares by team, bombs, most stars and overtakes per deal."""
+    lines = [
+        "| A | B | A double | A single | B double | B single | draw | bombs A / B | most stars A / B "
+        "| overtakes A / B |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for p in pairs:
+        o, g = p["outcomes"], p["by_agent"]
+        lines.append(
+            f"| {p['a']} | {p['b']} | {o['a']['double']:.1%} | {o['a']['single']:.1%} | {o['b']['double']:.1%} | "
+            f"{o['b']['single']:.1%} | {o['draw']:.1%} | {g['a']['bombs_per_deal']:.2f} / {g['b']['bombs_per_deal']:.2f}"
+            f" | {g['a']['max_stars_per_deal']:.2f} / {g['b']['max_stars_per_deal']:.2f} | "
+            f"{g['a']['overtakes_per_deal']:.2f} / {g['b']['overtakes_per_deal']:.2f} |"
+        )
+    return lines
+
+
+def ratings_table(result: ArenaResult) -> list[str]:
+    """Markdown rows: ratings with intervals, points and level titles, best first."""
+    lines = ["| agent | rating (95% CI) | points | level (等级) |", "| --- | ---: | ---: | --- |"]
+    for name, r in sorted(result["ratings"].items(), key=lambda kv: -kv[1]["rating"]):
+        lv = result["levels"][name]
+        lines.append(
+            f"| {name} | {r['rating']:+.0f} ({r['ci'][0]:+.0f} to {r['ci'][1]:+.0f}) | {lv['points']:,.0f} | "
+            f"{lv['level']} {lv['title']} |"
+        )
+    return lines
+
+
 def markdown(result: ArenaResult, plots: bool = True) -> str:
     """The report: pairs with intervals, outcome rates, bombs, overtakes, ratings, levels."""
     lines = [
@@ -114,40 +162,18 @@ def markdown(result: ArenaResult, plots: bool = True) -> str:
         + (f" (evaluation set {result['eval_set']})" if result.get("eval_set") else f", seed {result['seed']}")
         + f"; agents: {', '.join(result['agents'])}. {result['statistics']}.",
         "",
-        "| A | B | WP of A (95% CI) | ADP of A (95% CI) | pairs won A / B / tied |",
-        "| --- | --- | ---: | ---: | ---: |",
-    ]
-    for p in result["pairs"]:
-        w = p["pairs_won"]
-        lines.append(
-            f"| {p['a']} | {p['b']} | {p['wp']:.3f} ({interval(p['wp_ci'], '.3f', '–')}) | "
-            f"{p['adp']:+.2f} ({interval(p['adp_ci'], '+.2f', ' to ')}) | {w['a']} / {w['b']} / {w['tied']} |"
-        )
-    lines += [
+        *pairs_table(result["pairs"]),
         "",
         "Outcomes (share of deals the agent's team won by 双扣 double or 单扣 single; 平扣 draws), "
         "bombs and most stars of one bomb per deal (the agent's two seats), and plays made over the "
         "partner's play on the table per deal:",
         "",
-        "| A | B | A double | A single | B double | B single | draw | bombs A / B | stars A / B | overtakes A / B |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        *outcomes_table(result["pairs"]),
+        "",
+        "Ratings (Bradley-Terry, Elo scale, mean 0) and each agent's level title (等级) from its points:",
+        "",
+        *ratings_table(result),
     ]
-    for p in result["pairs"]:
-        o, g = p["outcomes"], p["by_agent"]
-        lines.append(
-            f"| {p['a']} | {p['b']} | {o['a']['double']:.1%} | {o['a']['single']:.1%} | {o['b']['double']:.1%} | "
-            f"{o['b']['single']:.1%} | {o['draw']:.1%} | {g['a']['bombs_per_deal']:.2f} / {g['b']['bombs_per_deal']:.2f}"
-            f" | {g['a']['max_stars_per_deal']:.2f} / {g['b']['max_stars_per_deal']:.2f} | "
-            f"{g['a']['overtakes_per_deal']:.2f} / {g['b']['overtakes_per_deal']:.2f} |"
-        )
-    lines += ["", "Ratings (Bradley-Terry, Elo scale, mean 0) and each agent's level title (等级) from its points:", ""]
-    lines += ["| agent | rating (95% CI) | points | level |", "| --- | ---: | ---: | --- |"]
-    for name, r in sorted(result["ratings"].items(), key=lambda kv: -kv[1]["rating"]):
-        lv = result["levels"][name]
-        lines.append(
-            f"| {name} | {r['rating']:+.0f} ({r['ci'][0]:+.0f} to {r['ci'][1]:+.0f}) | {lv['points']:,.0f} | "
-            f"{lv['level']} {lv['title']} |"
-        )
     if plots:
         lines += ["", "![win rates](winrate.png)", "", "![score differences](score_diff.png)"]
     return "\n".join(lines) + "\n"

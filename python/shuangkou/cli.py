@@ -203,6 +203,23 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _variant_options(parser: argparse.ArgumentParser) -> None:
+    """--variant, --set and --quiet, shared by the commands that play deals."""
+    parser.add_argument(
+        "--variant",
+        default="baibian",
+        help="rule set: a preset (" + ", ".join(preset_names()) + ") or a YAML file like configs/variants/jj.yaml",
+    )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a variant parameter, e.g. --set max_bomb=10 (repeatable)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="shuangkou",
@@ -222,11 +239,6 @@ def build_parser() -> argparse.ArgumentParser:
         "with --replays, replays.jsonl.gz (one JSON record per line; shuangkou.Game.from_json replays it).",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    sp.add_argument(
-        "--variant",
-        default="baibian",
-        help="rule set: a preset (" + ", ".join(preset_names()) + ") or a YAML file like configs/variants/jj.yaml",
-    )
     sp.add_argument("--games", type=int, default=1_000_000, help="number of deals")
     sp.add_argument("--threads", type=int, default=0, help="threads (0: every core)")
     sp.add_argument(
@@ -239,14 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--seed", type=int, default=1, help="base seed")
     sp.add_argument("--out", default=None, help="folder for summary.json, deals.npz and replays")
     sp.add_argument("--replays", default="0", help="record the first N deals, or 'all'")
-    sp.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="override a variant parameter, e.g. --set max_bomb=10 (repeatable)",
-    )
-    sp.add_argument("--quiet", action="store_true", help="no progress bar")
+    _variant_options(sp)
     sp.set_defaults(func=_cmd_selfplay)
 
     ar = sub.add_parser(
@@ -261,11 +266,6 @@ def build_parser() -> argparse.ArgumentParser:
         "Example: shuangkou arena --variant baibian --agents heuristic,greedy,random --deals 10000 "
         "--threads 2 --seed 1 --out runs/arena1",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
-    )
-    ar.add_argument(
-        "--variant",
-        default="baibian",
-        help="rule set: a preset (" + ", ".join(preset_names()) + ") or a YAML file like configs/variants/jj.yaml",
     )
     ar.add_argument(
         "--agents",
@@ -287,14 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="base seed (0 if not given; not allowed with an evaluation set, which fixes its own)",
     )
     ar.add_argument("--out", default=None, help="folder for results.json, pairs.csv, the plots and report.md")
-    ar.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="override a variant parameter, e.g. --set max_bomb=10 (repeatable)",
-    )
-    ar.add_argument("--quiet", action="store_true", help="no progress bar")
+    _variant_options(ar)
     ar.set_defaults(func=_cmd_arena)
 
     tr = sub.add_parser(

@@ -50,19 +50,10 @@ TEST(Bots, EveryBotPlaysOnlyLegalMovesInEveryPreset) {
 }
 
 Bot random_dmc(uint64_t seed) {
-  const QNetShape shape{observation_size(), kMoveFeatureSize, {16}};
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<float> normal(0.0f, 0.3f);
-  std::map<std::string, std::vector<float>> tensors;
-  for (const auto& [name, dims] : QNet::tensor_shapes(shape)) {
-    int64_t n = 1;
-    for (int64_t d : dims) n *= d;
-    auto& t = tensors[name];
-    for (int64_t i = 0; i < n; ++i) t.push_back(normal(rng));
-  }
   Bot bot(BotKind::kDmc);
   bot.model = "random weights";
-  bot.net = std::make_shared<const QNet>(shape, tensors);
+  bot.net =
+      std::make_shared<const QNet>(testing::random_qnet({observation_size(), kMoveFeatureSize, {16}}, seed));
   return bot;
 }
 

@@ -7,21 +7,13 @@
 #include <cstring>
 #include <random>
 
+#include "test_util.h"
+
 namespace shuangkou {
 namespace {
 
 QNet random_net(const QNetShape& shape, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::normal_distribution<float> normal(0.0f, 0.3f);
-  std::map<std::string, std::vector<float>> tensors;
-  for (const auto& [name, dims] : QNet::tensor_shapes(shape)) {
-    int64_t n = 1;
-    for (int64_t d : dims) n *= d;
-    std::vector<float> t(static_cast<size_t>(n));
-    for (float& x : t) x = normal(rng);
-    tensors[name] = t;
-  }
-  return QNet(shape, tensors, {{"variant", "baibian"}});
+  return testing::random_qnet(shape, seed, {{"variant", "baibian"}});
 }
 
 // The textbook forward pass over the concatenated input, in double.

@@ -3,11 +3,13 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "shuangkou/cards.h"
+#include "shuangkou/qnet.h"
 
 namespace shuangkou::testing {
 
@@ -42,6 +44,21 @@ inline CardCounts from_array(const std::array<int, kNumRanks>& a) {
   CardCounts c;
   for (int r = 0; r < kNumRanks; ++r) c.add(r, a[r]);
   return c;
+}
+
+// A Q network of this shape with normal(0, 0.3) weights.
+inline QNet random_qnet(const QNetShape& shape, uint64_t seed,
+                        std::map<std::string, std::string> metadata = {}) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 0.3f);
+  std::map<std::string, std::vector<float>> tensors;
+  for (const auto& [name, dims] : QNet::tensor_shapes(shape)) {
+    int64_t n = 1;
+    for (int64_t d : dims) n *= d;
+    auto& t = tensors[name];
+    for (int64_t i = 0; i < n; ++i) t.push_back(normal(rng));
+  }
+  return QNet(shape, tensors, std::move(metadata));
 }
 
 }  // namespace shuangkou::testing

@@ -68,7 +68,6 @@ class DmcActors {
   std::vector<Trajectory> trajectories_;  // the current deal of each env
   std::vector<SplitMix64> rngs_;          // exploration, one stream per env
   std::vector<int32_t> actions_;
-  std::vector<int32_t> chosen_row_;
   int64_t deals_finished_ = 0;
   int64_t decisions_ = 0;
 };
