@@ -96,11 +96,12 @@ void bind_qnet(py::module_& m) {
 
   py::class_<sk::DmcActors>(
       m, "DmcActors",
-      "Deep Monte-Carlo actors in C++: num_envs deals side by side, every seat played by one "
-      "Q network with epsilon-greedy exploration (see shuangkou/dmc.h).")
+      "Deep Monte-Carlo actors in C++: the learning seats played by one Q network, epsilon-greedy\n"
+      "(every seat, or seats 0 and 2 against an opponent bot), a teacher bot taking a share.")
       .def(py::init([](const py::object& variant, const sk::QNet& net, int64_t version, int num_envs,
                        const py::object& seed, int threads, const std::string& reward, double epsilon,
-                       int64_t deals) {
+                       int64_t deals, const std::optional<std::string>& opponent,
+                       const std::optional<std::string>& teacher, double teacher_prob) {
              sk::DmcActorOptions o;
              o.rules = make_rules(variant, py::kwargs());
              if (num_envs < 1)
@@ -112,11 +113,15 @@ void bind_qnet(py::module_& m) {
              o.epsilon = epsilon;
              if (deals < -1) throw py::value_error("deals must be -1 (endless) or a count >= 0");
              o.deals = deals;
+             if (opponent) o.opponent = sk::parse_bot(*opponent);
+             if (teacher) o.teacher = sk::parse_bot(*teacher);
+             o.teacher_prob = teacher_prob;
              return std::make_unique<sk::DmcActors>(o, std::make_shared<const sk::QNet>(net), version);
            }),
            py::arg("variant"), py::arg("net"), py::arg("version") = 0, py::arg("num_envs") = 64,
            py::arg("seed") = 0, py::arg("threads") = 0, py::arg("reward") = "win", py::arg("epsilon") = 0.01,
-           py::arg("deals") = -1)
+           py::arg("deals") = -1, py::arg("opponent") = py::none(), py::arg("teacher") = py::none(),
+           py::arg("teacher_prob") = 0.0)
       .def(
           "set_network",
           [](sk::DmcActors& a, const sk::QNet& net, int64_t version) {
@@ -146,6 +151,8 @@ void bind_qnet(py::module_& m) {
           "is "
           "done); returns them: obs [n, obs_size], move [n, move_size], target [n], version [n], seat [n], "
           "deal [n].")
+      .def("set_teacher_prob", &sk::DmcActors::set_teacher_prob, py::arg("p"),
+           "The share of the learning seats' decisions the teacher makes, from the next decision on.")
       .def_property_readonly("deals_finished", &sk::DmcActors::deals_finished)
       .def_property_readonly("decisions", &sk::DmcActors::decisions);
 }

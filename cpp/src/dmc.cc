@@ -20,7 +20,13 @@ VectorEnvOptions env_options(const DmcActorOptions& o) {
   e.reward = o.reward;
   e.dense_mask = false;  // the actors read the legal ids and feature rows
   e.deals = o.deals;
-  return e;  // every seat external: the network plays them all
+  if (o.opponent) e.bots[1] = e.bots[3] = *o.opponent;  // else every seat external
+  return e;
+}
+
+void check_share(double p, const char* what) {
+  if (!(p >= 0.0 && p <= 1.0))
+    throw std::invalid_argument(std::string(what) + " must be in [0, 1], got " + std::to_string(p));
 }
 
 void check_network(const std::shared_ptr<const QNet>& net) {
@@ -37,11 +43,18 @@ void check_network(const std::shared_ptr<const QNet>& net) {
 DmcActors::DmcActors(const DmcActorOptions& o, std::shared_ptr<const QNet> net, int64_t version)
     : options_(o), net_(std::move(net)), version_(version), env_(env_options(o)) {
   check_network(net_);
-  if (!(o.epsilon >= 0.0 && o.epsilon <= 1.0))
-    throw std::invalid_argument("epsilon must be in [0, 1], got " + std::to_string(o.epsilon));
+  check_share(o.epsilon, "epsilon");
+  set_teacher_prob(o.teacher_prob);
   trajectories_.resize(static_cast<size_t>(env_.num_envs()));
   for (int j = 0; j < env_.num_envs(); ++j) rngs_.emplace_back(derive_seed(o.seed ^ 0xD3C0ACE5ULL, j));
   actions_.assign(static_cast<size_t>(env_.num_envs()), 0);
+}
+
+void DmcActors::set_teacher_prob(double p) {
+  check_share(p, "teacher_prob");
+  if (p > 0 && !options_.teacher)
+    throw std::invalid_argument("teacher_prob is above 0 but there is no teacher");
+  options_.teacher_prob = p;
 }
 
 void DmcActors::set_network(std::shared_ptr<const QNet> net, int64_t version) {
@@ -67,6 +80,7 @@ DmcSamples DmcActors::collect(int64_t min_samples) {
 #pragma omp parallel num_threads(std::max(1, std::min(threads, n / 8)))
     {
       thread_local std::vector<float> q;  // grown once a thread, then reused
+      thread_local MoveList scratch;
 #pragma omp for schedule(dynamic, 4)
       for (int j = 0; j < n; ++j) {
         if (current[j] < 0) continue;  // idle
@@ -77,6 +91,12 @@ DmcSamples DmcActors::collect(int64_t min_samples) {
         const double u = static_cast<double>(rng.next() >> 11) * 0x1.0p-53;
         if (u < options_.epsilon) {
           row = static_cast<int>(rng.below(static_cast<uint32_t>(k)));
+        } else if (k > 1 && options_.teacher_prob > 0 &&
+                   static_cast<double>(rng.next() >> 11) * 0x1.0p-53 < options_.teacher_prob) {
+          const Play p =
+              choose_action(*options_.teacher, env_.variant(), env_.state(j), env_.recent(j), scratch, rng);
+          const int32_t id = env_.catalogue().id_of_generated(p);  // legal: it is found
+          while (row < k - 1 && env_.legal_ids[static_cast<size_t>(first + row)] != id) ++row;
         } else if (k > 1) {
           q.resize(static_cast<size_t>(k));
           net.q_values(obs + static_cast<size_t>(j) * obs_size, features + first * kMoveFeatureSize, k,

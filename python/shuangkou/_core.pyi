@@ -286,7 +286,8 @@ class _DmcSamples(TypedDict):
     deal: numpy.typing.NDArray[numpy.int64]
 
 class DmcActors(metaclass=_pybind11_type):
-    """Deep Monte-Carlo actors in C++: every seat played by one Q network, epsilon-greedy."""
+    """Deep Monte-Carlo actors in C++: the learning seats played by one Q network, epsilon-greedy
+    (every seat, or seats 0 and 2 against an opponent bot), a teacher bot taking a share."""
 
     def __init__(
         self,
@@ -299,8 +300,13 @@ class DmcActors(metaclass=_pybind11_type):
         reward: str = "win",
         epsilon: float = 0.01,
         deals: int = -1,
+        opponent: str | None = None,
+        teacher: str | None = None,
+        teacher_prob: float = 0.0,
     ) -> None: ...
     def set_network(self, net: QNet, version: int) -> None: ...
+    def set_teacher_prob(self, p: float) -> None:
+        """The share of the learning seats' decisions the teacher makes, from the next decision on."""
     def collect(self, min_samples: int) -> _DmcSamples: ...
     @property
     def deals_finished(self) -> int: ...

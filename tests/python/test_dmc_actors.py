@@ -60,6 +60,48 @@ def test_score_rewards_and_exploration():
     assert np.all((s["move"][:, -1] == 1) | (s["move"][:, :15].sum(axis=1) > 0))
 
 
+def outcome_targets(s: dict, ref, deals: int) -> None:
+    for i in range(deals):
+        rows = s["deal"] == i
+        outcome, first = ref.arrays["outcome"][i], ref.arrays["places"][i, 0]
+        want = np.where(s["seat"][rows] % 2 == first % 2, 1.0, -1.0) if outcome != 2 else np.zeros(rows.sum())
+        np.testing.assert_array_equal(s["target"][rows], want)
+
+
+def test_a_teacher_plays_its_share_and_an_opponent_takes_seats_1_and_3():
+    net, deals = random_net(4), 30
+    ref = sk.selfplay("baibian", games=deals, agents="heuristic", seed=8)
+    # The teacher making every decision: the heuristic's own deals, every seat learning.
+    taught = sk._core.DmcActors(
+        "baibian", net, num_envs=8, seed=8, epsilon=0.0, deals=deals, teacher="heuristic", teacher_prob=1.0
+    ).collect(10**9)
+    np.testing.assert_array_equal(np.bincount(taught["deal"], minlength=deals), ref.arrays["actions"])
+    outcome_targets(taught, ref, deals)
+    # Against a heuristic opponent only seats 0 and 2 learn; with the teacher the deals are the same.
+    against = sk._core.DmcActors(
+        "baibian",
+        net,
+        num_envs=8,
+        seed=8,
+        epsilon=0.0,
+        deals=deals,
+        opponent="heuristic",
+        teacher="heuristic",
+        teacher_prob=1.0,
+    ).collect(10**9)
+    assert set(np.unique(against["seat"])) == {0, 2}
+    assert 0.3 < len(against["target"]) / ref.arrays["actions"].sum() < 0.7
+    outcome_targets(against, ref, deals)
+    # Without the teacher the network plays seats 0 and 2: other deals, the same seats.
+    alone = sk._core.DmcActors("baibian", net, num_envs=8, seed=8, epsilon=0.0, deals=deals, opponent="heuristic")
+    s = alone.collect(10**9)
+    assert set(np.unique(s["seat"])) == {0, 2} and not np.array_equal(s["move"][:50], against["move"][:50])
+    with pytest.raises(ValueError, match="no teacher"):
+        alone.set_teacher_prob(0.5)
+    with pytest.raises(ValueError, match="teacher_prob"):
+        sk._core.DmcActors("baibian", net, teacher="heuristic").set_teacher_prob(1.5)
+
+
 @pytest.mark.parametrize(
     "kwargs, match",
     [
@@ -69,6 +111,10 @@ def test_score_rewards_and_exploration():
         ({"num_envs": 0}, "num_envs"),
         ({"deals": -2}, "deals"),
         ({"variant": "nope"}, "nope"),
+        ({"opponent": "nobody"}, "nobody"),
+        ({"teacher": "search:0"}, "search"),
+        ({"teacher_prob": 0.5}, "no teacher"),
+        ({"teacher": "heuristic", "teacher_prob": -0.1}, "teacher_prob"),
     ],
 )
 def test_bad_arguments(kwargs, match):

@@ -83,6 +83,14 @@ def vars_of(path: Path) -> dict:
         ({"variant": "nope"}, "nope"),
         ({"eval_opponent": "grandmaster"}, "grandmaster"),
         ({"lr": float("nan")}, "lr"),
+        ({"opponent": "nobody", "opponent_share": 0.5}, "nobody"),
+        ({"opponent": "self", "opponent_share": 0.5}, "go together"),
+        ({"opponent_share": 1.5}, "opponent_share"),
+        ({"teacher": "none", "teacher_start": 0.5}, "go together"),
+        ({"teacher_start": 0.0}, "go together"),
+        ({"replay": 100}, "replay"),
+        ({"replay": 0, "collect": 10}, "collect"),
+        ({"num_envs": 12}, "group"),
     ],
 )
 def test_bad_configs_are_named(change, match):
@@ -107,3 +115,30 @@ def test_the_command_line(tmp_path):
     assert p.returncode == 0, p.stderr
     assert "trained 4 updates" in p.stdout and (tmp_path / "run" / "model.safetensors").exists()
     assert np.isfinite(float(next(csv.DictReader(open(tmp_path / "run" / "eval.csv")))["wp"]))
+
+
+def test_the_replay_buffer_keeps_the_latest_decisions():
+    from shuangkou.dmc.learner import Replay
+
+    replay = Replay(5, 2, 1, torch.device("cpu"))
+    gen = torch.Generator().manual_seed(0)
+
+    def add(values):
+        t = torch.tensor(values, dtype=torch.float32)
+        replay.add(t[:, None].repeat(1, 2), t[:, None], t)
+
+    add([1, 2, 3])
+    assert replay.size == 3 and set(replay.sample(100, gen)[2].tolist()) == {1, 2, 3}
+    add([4, 5, 6, 7])  # wraps: 1 and 2 are overwritten
+    obs, move, target = replay.sample(200, gen)
+    assert replay.size == 5 and set(target.tolist()) == {3, 4, 5, 6, 7}
+    assert torch.equal(obs[:, 0], target) and torch.equal(move[:, 0], target)  # rows stay together
+    add(list(range(10, 22)))  # more than it holds: the last five
+    assert set(replay.sample(200, gen)[2].tolist()) == {17, 18, 19, 20, 21}
+
+
+def test_the_teacher_fades_linearly_and_the_groups_split_the_envs():
+    config = TrainConfig.from_yaml(ROOT / "configs" / "train" / "dmc_baibian.yaml")
+    assert [config.teacher_prob(u) for u in (0, 1500, 3000, 9000)] == [1.0, 0.5, 0.0, 0.0]
+    assert config.groups() == [(None, 64, 0.25), ("heuristic", 192, 0.75)]
+    assert TrainConfig.from_dict({}).groups() == [(None, 256, 1.0)] and TrainConfig().teacher_prob(0) == 0

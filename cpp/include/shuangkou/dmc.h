@@ -1,13 +1,15 @@
-// Deep Monte-Carlo actors: many deals stepped together, every seat choosing
-// with one shared Q network (qnet.h) and ε-greedy exploration, all in C++
-// (no Python, no GIL while acting). Each finished deal yields one training
-// sample per decision: the observation, the chosen move's features, and as
-// target the deal's final reward for the seat that decided (the Monte-Carlo
-// return), with the version of the weights that chose it.
+// Deep Monte-Carlo actors: many deals stepped together, the learning seats
+// choosing with one shared Q network (qnet.h) and ε-greedy exploration, all
+// in C++ (no Python, no GIL while acting). The learning seats are all four
+// (self-play) or, with an opponent bot, seats 0 and 2 against it; a teacher
+// bot may choose a share of their decisions (a warm start that anneals). Each finished deal yields one
+// training sample per decision: the observation, the chosen move's features, and as target the deal's final
+// reward for the seat that decided (the Monte-Carlo return), with the version of the weights that chose it.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "shuangkou/qnet.h"
@@ -27,6 +29,14 @@ struct DmcActorOptions {
   // -1: endless deals (episode seeds per env); n >= 0: deals 0..n-1 of
   // `seed`, dealt as self-play deals them (see VectorEnvOptions::deals).
   int64_t deals = -1;
+  // Plays seats 1 and 3 inside C++ (the network learns seats 0 and 2, which
+  // alone yield samples); none: self-play, every seat learns.
+  std::optional<Bot> opponent;
+  // With probability teacher_prob (after the ε draw) a learning seat plays
+  // the teacher's move instead of the network's; the sample is labelled the
+  // same way (the Monte-Carlo return of the mixed policy).
+  std::optional<Bot> teacher;
+  double teacher_prob = 0.0;
 };
 
 // Decisions of finished deals, one row each.
@@ -48,6 +58,9 @@ class DmcActors {
 
   // The network (and its version) used from the next decision on.
   void set_network(std::shared_ptr<const QNet> net, int64_t version);
+  // The teacher's share from the next decision on; std::invalid_argument
+  // outside [0, 1] (or above 0 without a teacher).
+  void set_teacher_prob(double p);
   // Plays until finished deals hold at least `min_samples` decisions (or, in
   // `deals` mode, every deal is finished) and returns those decisions.
   DmcSamples collect(int64_t min_samples);

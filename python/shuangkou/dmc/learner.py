@@ -3,10 +3,17 @@
     from shuangkou.dmc.learner import TrainConfig, train
     summary = train(TrainConfig.from_yaml("configs/train/smoke.yaml"), out="runs/smoke")
 
-One update: the actors (`shuangkou._core.DmcActors`, every seat played by the current
-weights, epsilon-greedy, in C++ threads) collect `batch_size` decisions of finished deals,
-each labelled with its deal's final reward for the deciding seat; the learner takes one
-Adam step on the mean squared error of Q(obs, move) against that target. Every
+One update: the actors (`shuangkou._core.DmcActors`: the current weights, epsilon-greedy,
+in C++ threads) collect `collect` decisions of finished deals, each labelled with its
+deal's final reward for the deciding seat. A share `opponent_share` of the deals is
+played by the learning team (seats 0 and 2) against `opponent`, a built-in bot; the rest
+is self-play, every seat learning. Early on a `teacher` bot may choose a share of the
+learning seats' moves, from `teacher_start` falling linearly to 0 at `teacher_updates`
+(a warm start: the network first learns the values of the teacher's play, then improves
+on it). The decisions go into a replay buffer of the `replay` latest ones (0: none) and
+the learner takes one Adam step on the mean squared error of Q(obs, move) against the
+target over `batch_size` decisions drawn from it uniformly (without a buffer: the fresh
+ones), which decorrelates the decisions of one deal. Every
 `push_every` updates the weights go to the actors with a new version number (each
 sample carries the version that chose it). Acting and learning alternate, so on a
 small machine the two never compete for the cores.
@@ -29,6 +36,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import torch
 import yaml
 
@@ -48,7 +56,14 @@ class TrainConfig:
     epsilon: float = 0.05  # the actors' exploration
     num_envs: int = 256  # deals the actors step side by side
     threads: int = 0  # actor threads (0: every core)
-    batch_size: int = 4096  # decisions an update
+    opponent: str = "self"  # a built-in bot the learning team also plays against ("self": none)
+    opponent_share: float = 0.0  # share of the deals played against it
+    teacher: str = "none"  # a built-in bot choosing a share of the learning seats' moves
+    teacher_start: float = 0.0  # its share at update 0 ...
+    teacher_updates: int = 0  # ... falling linearly to 0 here
+    collect: int = 4096  # fresh decisions an update
+    replay: int = 0  # decisions the replay buffer keeps (0: train on the fresh ones)
+    batch_size: int = 4096  # decisions an update trains on
     lr: float = 3e-4  # Adam's learning rate
     updates: int = 20000  # learner updates in all
     push_every: int = 4  # updates between weight pushes
@@ -96,12 +111,42 @@ class TrainConfig:
         return config
 
     def check(self, where: str = "config") -> None:
-        positive = ("num_envs", "batch_size", "updates", "push_every", "log_every", "eval_every", "eval_deals")
+        positive = (
+            "num_envs",
+            "collect",
+            "batch_size",
+            "updates",
+            "push_every",
+            "log_every",
+            "eval_every",
+            "eval_deals",
+        )
         for name in positive:
             if getattr(self, name) < 1:
                 raise ValueError(f"{where}: {name} must be at least 1, got {getattr(self, name)}")
-        if not 0 <= self.epsilon <= 1:
-            raise ValueError(f"{where}: epsilon must be in [0, 1], got {self.epsilon}")
+        for name in ("epsilon", "opponent_share", "teacher_start"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise ValueError(f"{where}: {name} must be in [0, 1], got {getattr(self, name)}")
+        for name in ("replay", "teacher_updates"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{where}: {name} must be at least 0, got {getattr(self, name)}")
+        if 0 < self.replay < self.batch_size:
+            raise ValueError(f"{where}: replay ({self.replay}) must hold at least batch_size ({self.batch_size})")
+        if self.replay == 0 and self.collect < self.batch_size:
+            raise ValueError(f"{where}: without a replay buffer collect must be at least batch_size")
+        if (self.opponent == "self") != (self.opponent_share == 0):
+            raise ValueError(f"{where}: opponent and opponent_share go together (self with 0, a bot with a share)")
+        if (self.teacher == "none") != (self.teacher_start == 0 or self.teacher_updates == 0):
+            raise ValueError(f"{where}: teacher, teacher_start and teacher_updates go together (none with 0)")
+        for name in ("opponent", "teacher"):
+            if getattr(self, name) not in ("self", "none"):
+                _core.bot_label(getattr(self, name))  # an unknown bot is named here
+        for opponent, envs, _ in self.groups():
+            if envs < 8:
+                raise ValueError(
+                    f"{where}: num_envs ({self.num_envs}) gives {envs} deals to the "
+                    f"{opponent or 'self-play'} group (at least 8)"
+                )
         if not (self.lr > 0 and math.isfinite(self.lr)):
             raise ValueError(f"{where}: lr must be a positive number, got {self.lr}")
         if self.reward not in ("win", "score", "log"):
@@ -110,6 +155,45 @@ class TrainConfig:
             raise ValueError(f"{where}: device must be auto, cpu or cuda, got {self.device!r}")
         _core.Rules(self.variant)  # a bad variant is reported here
         resolve_agent(self.eval_opponent)
+
+    def groups(self) -> list[tuple[str | None, int, float]]:
+        """The actor groups: (opponent bot or None for self-play, envs, share of the decisions)."""
+        if self.opponent == "self":
+            return [(None, self.num_envs, 1.0)]
+        against = round(self.num_envs * self.opponent_share)
+        groups = [
+            (None, self.num_envs - against, 1 - self.opponent_share),
+            (self.opponent, against, self.opponent_share),
+        ]
+        return [g for g in groups if g[2] > 0]
+
+    def teacher_prob(self, update: int) -> float:
+        """The teacher's share of the learning seats' moves at `update`."""
+        if self.teacher == "none":
+            return 0.0
+        return self.teacher_start * max(0.0, 1 - update / self.teacher_updates)
+
+
+class Replay:
+    """The latest `capacity` decisions (obs, move, target) on `device`; sample() draws uniformly."""
+
+    def __init__(self, capacity: int, obs_size: int, move_size: int, device: torch.device):
+        self.obs = torch.zeros((capacity, obs_size), dtype=torch.float32, device=device)
+        self.move = torch.zeros((capacity, move_size), dtype=torch.float32, device=device)
+        self.target = torch.zeros(capacity, dtype=torch.float32, device=device)
+        self.capacity, self.size, self.next = capacity, 0, 0
+
+    def add(self, obs: torch.Tensor, move: torch.Tensor, target: torch.Tensor) -> None:
+        n = min(len(target), self.capacity)
+        obs, move, target = obs[-n:], move[-n:], target[-n:]
+        idx = (torch.arange(n, device=self.obs.device) + self.next) % self.capacity
+        self.obs[idx], self.move[idx], self.target[idx] = obs, move, target
+        self.next = (self.next + n) % self.capacity
+        self.size = min(self.capacity, self.size + n)
+
+    def sample(self, n: int, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        idx = torch.randint(0, self.size, (n,), generator=generator).to(self.obs.device)
+        return self.obs[idx], self.move[idx], self.target[idx]
 
 
 def _device(name: str) -> torch.device:
@@ -181,16 +265,27 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
     if resume:
         optimizer.load_state_dict(state["optimizer"])
     metadata = {"variant": config.variant, "config": repr(dataclasses.asdict(config))}
-    actors = _core.DmcActors(
-        config.variant,
-        net.to_qnet(),
-        version=version,
-        num_envs=config.num_envs,
-        seed=config.seed + start_update,
-        threads=config.threads,
-        reward=config.reward,
-        epsilon=config.epsilon,
-    )
+    groups = [
+        (
+            _core.DmcActors(
+                config.variant,
+                net.to_qnet(),
+                version=version,
+                num_envs=envs,
+                seed=config.seed + start_update + 1_000_003 * g,
+                threads=config.threads,
+                reward=config.reward,
+                epsilon=config.epsilon,
+                opponent=opponent,
+                teacher=None if config.teacher == "none" else config.teacher,
+                teacher_prob=config.teacher_prob(start_update),
+            ),
+            max(1, round(config.collect * share)),
+        )
+        for g, (opponent, envs, share) in enumerate(config.groups())
+    ]
+    replay = Replay(config.replay, obs_size, move_size, device) if config.replay else None
+    generator = torch.Generator().manual_seed(config.seed + start_update)
     started = time.perf_counter()
     samples = 0
     last_log: dict[str, Any] = {}
@@ -227,19 +322,27 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
     bar = tqdm(total=config.updates, initial=start_update, unit="update", disable=not progress, desc="dmc")
     try:
         for update in range(start_update + 1, config.updates + 1):
-            batch = actors.collect(config.batch_size)
-            samples += len(batch["target"])
-            obs = torch.from_numpy(batch["obs"]).to(device)
-            move = torch.from_numpy(batch["move"]).to(device)
-            target = torch.from_numpy(batch["target"]).to(device)
+            fresh = [actors.collect(n) for actors, n in groups]
+            samples += sum(len(b["target"]) for b in fresh)
+            obs = torch.from_numpy(np.concatenate([b["obs"] for b in fresh])).to(device)
+            move = torch.from_numpy(np.concatenate([b["move"] for b in fresh])).to(device)
+            target = torch.from_numpy(np.concatenate([b["target"] for b in fresh])).to(device)
+            if replay is not None:
+                replay.add(obs, move, target)
+                obs, move, target = replay.sample(config.batch_size, generator)
             loss = torch.nn.functional.mse_loss(net(obs, move), target)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
+            if config.teacher != "none":
+                for actors, _ in groups:
+                    actors.set_teacher_prob(config.teacher_prob(update))
             if update % config.push_every == 0:
                 version += 1
                 net.cpu()
-                actors.set_network(net.to_qnet(), version)
+                qnet = net.to_qnet()
+                for actors, _ in groups:
+                    actors.set_network(qnet, version)
                 net.to(device)
             if update % config.log_every == 0 or update == config.updates:
                 elapsed = time.perf_counter() - started
@@ -248,7 +351,8 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
                     "samples": samples,
                     "loss": loss.item(),
                     "version": version,
-                    "decisions_per_s": actors.decisions / elapsed if elapsed > 0 else 0.0,
+                    "teacher": config.teacher_prob(update),
+                    "decisions_per_s": sum(a.decisions for a, _ in groups) / elapsed if elapsed > 0 else 0.0,
                     "elapsed_s": elapsed,
                 }
                 _append_csv(out / "train.csv", last_log)
