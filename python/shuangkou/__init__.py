@@ -8,7 +8,10 @@ The rules live in C++ (``shuangkou._core``); this package re-exports them::
     r.legal_moves("3 3 4 5 6 7 BJ")      # canonical moves when leading
 """
 
-from ._core import (
+from ._cpu import choose as _choose_build
+
+_choose_build(__path__)  # the x86-64-v3 build of _core where the CPU has it (see _cpu.py)
+from ._core import (  # noqa: E402
     MAX_MOVES,
     Game,
     Match,
@@ -20,11 +23,11 @@ from ._core import (
     parse_cards,
     preset_names,
 )
-from .agents import Agent, Decisions
-from .arena import arena
-from .envs.actions import action_to_play, num_actions, play_to_action
-from .selfplay import SelfPlayResult, selfplay
-from .vector import VectorEnv
+from .agents import Agent, Decisions  # noqa: E402
+from .arena import arena  # noqa: E402
+from .envs.actions import action_to_play, num_actions, play_to_action  # noqa: E402
+from .selfplay import SelfPlayResult, selfplay  # noqa: E402
+from .vector import VectorEnv  # noqa: E402
 
 __all__ = [
     "Agent",
@@ -47,8 +50,8 @@ __all__ = [
     "num_actions",
     "play_to_action",
 ]
-from importlib.metadata import PackageNotFoundError as _NotFound
-from importlib.metadata import version as _version
+from importlib.metadata import PackageNotFoundError as _NotFound  # noqa: E402
+from importlib.metadata import version as _version  # noqa: E402
 
 try:  # the one version number is pyproject.toml's
     __version__ = _version("shuangkou")

@@ -92,6 +92,7 @@ class _EnvState(TypedDict):
 @type_check_only
 class _pybind11_type(type): ...
 
+ARCH: str
 MAX_MOVES: int
 MAX_THREADS: int
 GAME_STATE_BYTES: int
