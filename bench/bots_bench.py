@@ -4,7 +4,8 @@
 
 Each row plays deals of one variant with the same bot at all four seats through
 `sk.selfplay` (the C++ runner: dealing, move generation and scoring included) and
-divides the actions played by the wall-clock time. The search bot plays far fewer
+divides the actions played by the wall-clock time; `dmc` is the network the package
+ships (docs/dmc_model.md). The search bot plays far fewer
 deals. A second table times the search bot's main use: duplicate deals against the
 heuristic through `sk.arena`.
 """
@@ -24,7 +25,14 @@ from report import replace_section  # noqa: E402
 
 BEGIN = "<!-- bots:begin -->"
 END = "<!-- bots:end -->"
-BOTS = [("random", 40_000), ("simple", 40_000), ("greedy", 40_000), ("heuristic", 10_000), ("search", 12)]
+BOTS = [
+    ("random", 40_000),
+    ("simple", 40_000),
+    ("greedy", 40_000),
+    ("heuristic", 10_000),
+    ("dmc", 2_000),
+    ("search", 12),
+]
 
 
 def decisions_per_s(variant: str, bot: str, games: int, threads: int) -> float:
@@ -47,7 +55,7 @@ def main() -> int:
         BEGIN,
         "",
         f"`python bench/bots_bench.py` on {cores} cores ({platform.processor() or platform.machine()}), "
-        f"shuangkou {sk.__version__}: decisions per second with the bot at all four seats (self-play in C++, "
+        f"shuangkou {sk.__version__} ({sk._core.ARCH} build): decisions per second with the bot at all four seats (self-play in C++, "
         "dealing and scoring included).",
         "",
         "| variant | bot | " + " | ".join(f"{t} thread{'s' if t > 1 else ''}" for t in threads_list) + " |",

@@ -23,11 +23,20 @@ echo "wheel: $(basename "$wheel")"
 
 "$PY" -m venv "$out/venv"
 "$out/venv/bin/python" -m pip install -q "$wheel"
-module=$("$out/venv/bin/python" -c 'import shuangkou._core as m; print(m.__file__)')
-ldd "$module" | tee "$out/ldd.txt"
+# Every build of the module in the wheel (the baseline and, on x86-64, the v3 one).
+pkg=$("$out/venv/bin/python" -c 'import os, shuangkou; print(os.path.dirname(shuangkou.__file__))')
+: >"$out/ldd.txt"
+for module in $(find "$pkg" -name '_core*.so'); do
+  echo "$module" | tee -a "$out/ldd.txt"
+  ldd "$module" | tee -a "$out/ldd.txt"
+done
+if [ "$(uname -m)" = x86_64 ] && ! ls "$pkg"/_v3/_core*.so >/dev/null 2>&1; then
+  echo "check_wheel: the wheel lacks the x86-64-v3 build (shuangkou/_v3)" >&2
+  exit 1
+fi
 # Allowed: the C and C++ runtimes, the dynamic loader, and OpenMP's libgomp.
 allowed='^(linux-vdso|libstdc\+\+|libgcc_s|libc|libm|libgomp|libpthread|libdl|librt|ld-linux[-a-z0-9_]*)\.so'
-bad=$(awk '{print $1}' "$out/ldd.txt" | sed 's|.*/||' | grep -Ev "$allowed" || true)
+bad=$(grep -v '^/' "$out/ldd.txt" | awk '{print $1}' | sed 's|.*/||' | grep -Ev "$allowed" || true)
 if [ -n "$bad" ]; then
   echo "check_wheel: the module links libraries outside the allowed set: $bad" >&2
   exit 1
@@ -41,6 +50,8 @@ res = sk.selfplay(variant="baibian", games=200, threads=2, seed=1)
 assert len(res.arrays["scores"]) == 200
 configs = os.path.join(os.path.dirname(sk.__file__), "configs", "variants")
 assert sk.Rules(os.path.join(configs, "jj.yaml")).params == sk.Rules("jj").params
-print(f"check_wheel: the installed wheel plays ({res['outcomes']}) and reads its shipped configs")
+assert sk.selfplay(variant="baibian", games=20, agents=["dmc", "heuristic"], seed=1)["games"] == 20
+print(f"check_wheel: the installed wheel ({sk._core.ARCH} build) plays ({res['outcomes']}), reads its shipped "
+      "configs and plays its shipped dmc weights")
 EOF
 "$out/venv/bin/shuangkou" --version

@@ -53,6 +53,8 @@ void bind_selfplay(py::module_& m) {
       "The canonical name of a built-in bot ('heuristic', 'search:400'); ValueError naming an unknown bot or "
       "a "
       "bad budget.");
+  m.def("set_builtin_model", &sk::set_builtin_model, py::arg("path"),
+        "The model file the bot 'dmc' (without a path) plays; the package registers the weights it ships.");
 }
 
 }  // namespace shuangkou_py

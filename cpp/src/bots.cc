@@ -1,7 +1,10 @@
 #include "shuangkou/bots.h"
 
 #include <charconv>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
+#include <string>
 
 #include "bots_internal.h"
 #include "shuangkou/encode.h"
@@ -112,6 +115,49 @@ Play random_choice(const GameState& s, const MoveList& moves, SplitMix64& rng) {
 
 }  // namespace
 
+namespace {
+
+void check_model(const QNet& net, const std::string& path) {
+  if (net.shape().obs_size != observation_size() || net.shape().move_size != kMoveFeatureSize)
+    throw std::invalid_argument(
+        "model file '" + path + "' takes observations of " + std::to_string(net.shape().obs_size) +
+        " floats and moves of " + std::to_string(net.shape().move_size) + "; this build's are " +
+        std::to_string(observation_size()) + " and " + std::to_string(kMoveFeatureSize));
+}
+
+struct BuiltinModel {
+  std::mutex mutex;
+  std::string path;
+  std::shared_ptr<const QNet> net;  // loaded on first use
+};
+
+BuiltinModel& builtin() {
+  static BuiltinModel model;
+  return model;
+}
+
+std::shared_ptr<const QNet> builtin_model() {
+  BuiltinModel& b = builtin();
+  std::lock_guard<std::mutex> lock(b.mutex);
+  if (!b.net) {
+    if (b.path.empty())
+      throw std::invalid_argument("bot 'dmc': no built-in model is registered; give a model file: dmc:PATH");
+    auto net = std::make_shared<const QNet>(QNet::load(b.path));
+    check_model(*net, b.path);
+    b.net = std::move(net);
+  }
+  return b.net;
+}
+
+}  // namespace
+
+void set_builtin_model(std::string path) {
+  BuiltinModel& b = builtin();
+  std::lock_guard<std::mutex> lock(b.mutex);
+  b.path = std::move(path);
+  b.net.reset();
+}
+
 const std::vector<std::string>& bot_names() {
   static const std::vector<std::string> names = {"random", "simple", "greedy", "heuristic", "search", "dmc"};
   return names;
@@ -122,7 +168,7 @@ std::string_view bot_name(BotKind kind) { return bot_names()[static_cast<int>(ki
 std::string bot_label(const Bot& bot) {
   std::string label(bot_name(bot.kind));
   if (bot.kind == BotKind::kSearch && bot.budget > 0) label += ":" + std::to_string(bot.budget);
-  if (bot.kind == BotKind::kDmc) label += ":" + bot.model;
+  if (bot.kind == BotKind::kDmc && !bot.model.empty()) label += ":" + bot.model;
   return label;
 }
 
@@ -133,15 +179,16 @@ Bot parse_bot(std::string_view name) {
     if (bot_names()[i] != base) continue;
     Bot bot(static_cast<BotKind>(i));
     if (bot.kind == BotKind::kDmc) {
-      if (colon == std::string_view::npos || colon + 1 == name.size())
-        throw std::invalid_argument("bot 'dmc' needs its model file: dmc:PATH (docs/model_format.md)");
+      if (colon != std::string_view::npos && colon + 1 == name.size())
+        throw std::invalid_argument("bot 'dmc:' needs its model file: dmc:PATH (docs/model_format.md)");
+      const bool builtin = colon == std::string_view::npos;
+      if (builtin) {
+        bot.net = builtin_model();
+        return bot;
+      }
       bot.model = std::string(name.substr(colon + 1));
       auto net = std::make_shared<const QNet>(QNet::load(bot.model));
-      if (net->shape().obs_size != observation_size() || net->shape().move_size != kMoveFeatureSize)
-        throw std::invalid_argument(
-            "model file '" + bot.model + "' takes observations of " + std::to_string(net->shape().obs_size) +
-            " floats and moves of " + std::to_string(net->shape().move_size) + "; this build's are " +
-            std::to_string(observation_size()) + " and " + std::to_string(kMoveFeatureSize));
+      check_model(*net, bot.model);
       bot.net = std::move(net);
       return bot;
     }

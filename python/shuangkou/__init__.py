@@ -8,6 +8,8 @@ The rules live in C++ (``shuangkou._core``); this package re-exports them::
     r.legal_moves("3 3 4 5 6 7 BJ")      # canonical moves when leading
 """
 
+import os as _os
+
 from ._cpu import choose as _choose_build
 
 _choose_build(__path__)  # the x86-64-v3 build of _core where the CPU has it (see _cpu.py)
@@ -23,6 +25,10 @@ from ._core import (  # noqa: E402
     parse_cards,
     preset_names,
 )
+from ._core import set_builtin_model as _set_builtin_model  # noqa: E402
+
+# The built-in agent "dmc": the baibian weights shipped in shuangkou/models (docs/dmc_model.md).
+_set_builtin_model(_os.path.join(_os.path.dirname(__file__), "models", "dmc_baibian.safetensors"))
 from .agents import Agent, Decisions  # noqa: E402
 from .arena import arena  # noqa: E402
 from .envs.actions import action_to_play, num_actions, play_to_action  # noqa: E402

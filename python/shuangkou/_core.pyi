@@ -396,6 +396,9 @@ def bot_names() -> list[str]: ...
 def bot_label(name: str) -> str:
     """The canonical name of a built-in bot ('heuristic', 'search:400'); ValueError naming an unknown bot or a bad budget."""
 
+def set_builtin_model(path: str) -> None:
+    """The model file the bot 'dmc' (without a path) plays; the package registers the weights it ships."""
+
 def level_title(total_points: int) -> tuple[int, str]:
     """(level number, title) for accumulated points."""
 

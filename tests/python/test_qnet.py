@@ -153,9 +153,40 @@ def test_the_dmc_bot_plays_as_its_network_says(tmp_path):
     assert r["pairs"][0]["a"] == f"dmc:{path}"
 
 
+def test_the_built_in_dmc_agent_plays_the_shipped_weights():
+    from pathlib import Path
+
+    shipped = Path(sk.__file__).parent / "models" / "dmc_baibian.safetensors"
+    net = sk.QNet.load(str(shipped))
+    assert net.metadata["variant"] == "baibian" and shipped.stat().st_size < 5_000_000
+    assert sk._core.bot_label("dmc") == "dmc"
+    builtin = sk.selfplay("baibian", games=40, agents=["dmc", "heuristic"], seed=3)
+    by_path = sk.selfplay("baibian", games=40, agents=[f"dmc:{shipped}", "heuristic"], seed=3)
+    for k in ("scores", "places", "actions"):
+        np.testing.assert_array_equal(builtin.arrays[k], by_path.arrays[k])
+    assert builtin["agents"][0] == "dmc"
+    assert sk.arena("baibian", agents=["dmc", "random"], deals=10, seed=1)["pairs"][0]["a"] == "dmc"
+
+
+def test_a_missing_built_in_model_is_named(tmp_path):
+    from pathlib import Path
+
+    shipped = Path(sk.__file__).parent / "models" / "dmc_baibian.safetensors"
+    try:
+        sk._core.set_builtin_model(str(tmp_path / "gone.safetensors"))
+        with pytest.raises(ValueError, match="gone.safetensors"):
+            sk.selfplay("classic", games=2, agents="dmc")
+        sk._core.set_builtin_model("")
+        with pytest.raises(ValueError, match="no built-in model"):
+            sk.selfplay("classic", games=2, agents="dmc")
+    finally:
+        sk._core.set_builtin_model(str(shipped))
+    assert sk.selfplay("classic", games=2, agents="dmc")["games"] == 2
+
+
 def test_dmc_model_problems_are_named(tmp_path):
     with pytest.raises(ValueError, match="needs its model file"):
-        sk.selfplay("classic", games=2, agents="dmc")
+        sk.selfplay("classic", games=2, agents="dmc:")
     with pytest.raises(ValueError, match="cannot read"):
         sk.selfplay("classic", games=2, agents=f"dmc:{tmp_path / 'nope.safetensors'}")
     small = tmp_path / "small.safetensors"

@@ -142,3 +142,38 @@ def test_the_teacher_fades_linearly_and_the_groups_split_the_envs():
     assert [config.teacher_prob(u) for u in (0, 1500, 3000, 9000)] == [1.0, 0.5, 0.0, 0.0]
     assert config.groups() == [(None, 64, 0.25), ("heuristic", 192, 0.75)]
     assert TrainConfig.from_dict({}).groups() == [(None, 256, 1.0)] and TrainConfig().teacher_prob(0) == 0
+
+
+@pytest.mark.parametrize("variant", ["classic", "baibian", "qianbian", "qianbian_collect", "jj"])
+def test_every_variant_trains_from_its_config(tmp_path, variant):
+    config = TrainConfig.from_yaml(ROOT / "configs" / "train" / f"dmc_{variant}.yaml")
+    assert config.variant == variant
+    recipe = TrainConfig.from_yaml(ROOT / "configs" / "train" / "dmc_baibian.yaml")
+    assert {**vars(config), "variant": "baibian"} == vars(recipe)  # the one recipe, another variant
+    tiny = {"hidden": [16], "num_envs": 32, "collect": 256, "replay": 1024, "batch_size": 256, "updates": 2}
+    tiny |= {"teacher_updates": 1, "eval_every": 2, "eval_deals": 4, "log_every": 1}
+    result = train(TrainConfig.from_dict({**vars(config), **tiny}), tmp_path, progress=False)
+    assert result["log"]["update"] == 2 and result["log"]["samples"] >= 512
+    assert sk.QNet.load(str(tmp_path / "model.safetensors")).metadata["variant"] == variant
+
+
+def test_a_config_takes_its_base_settings(tmp_path):
+    (tmp_path / "base.yaml").write_text("variant: jj\nlr: 0.01\nupdates: 7\n")
+    (tmp_path / "mine.yaml").write_text("base: base.yaml\nupdates: 9\n")
+    config = TrainConfig.from_yaml(tmp_path / "mine.yaml")
+    assert (config.variant, config.lr, config.updates) == ("jj", 0.01, 9)
+    (tmp_path / "loop.yaml").write_text("base: loop.yaml\n")
+    with pytest.raises(ValueError, match="include themselves"):
+        TrainConfig.from_yaml(tmp_path / "loop.yaml")
+    (tmp_path / "bad.yaml").write_text("base: base.yaml\nlearning_rate: 1\n")
+    with pytest.raises(ValueError, match="unknown setting"):
+        TrainConfig.from_yaml(tmp_path / "bad.yaml")
+
+
+def test_the_learning_rate_falls_linearly_when_asked():
+    flat = TrainConfig.from_dict({"lr": 0.001, "updates": 11})
+    assert flat.learning_rate(1) == flat.learning_rate(11) == 0.001
+    falling = TrainConfig.from_dict({"lr": 0.001, "lr_end": 0.0001, "updates": 11})
+    assert [round(falling.learning_rate(u), 6) for u in (1, 6, 11)] == [0.001, 0.00055, 0.0001]
+    with pytest.raises(ValueError, match="lr_end"):
+        TrainConfig.from_dict({"lr": 0.001, "lr_end": 0.01})

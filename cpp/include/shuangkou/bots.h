@@ -41,7 +41,7 @@ struct Bot {
   explicit(false) Bot(BotKind k, int rollouts = 0) : kind(k), budget(rollouts) {}
   BotKind kind = BotKind::kRandom;
   int budget = 0;                   // search: rollouts a decision (0: kDefaultRollouts); 0 for the others
-  std::string model;                // dmc: the model file it was loaded from
+  std::string model;                // dmc: the model file it was loaded from ("" for the built-in one)
   std::shared_ptr<const QNet> net;  // dmc: the network (shared, read-only)
   bool operator==(const Bot&) const = default;
 };
@@ -53,10 +53,14 @@ std::string_view bot_name(BotKind kind);
 // "dmc:runs/dmc/model.safetensors".
 std::string bot_label(const Bot& bot);
 // "heuristic", "search:N" for N rollouts a decision (1..kMaxRollouts), or
-// "dmc:PATH" for the Q network in the model file PATH (loaded here). Throws
+// "dmc:PATH" for the Q network in the model file PATH (loaded here), or
+// "dmc" for the built-in model (set_builtin_model; its label is "dmc"). Throws
 // std::invalid_argument naming the unknown bot and the known ones, the bad
 // budget, or what is wrong with the model file.
 Bot parse_bot(std::string_view name);
+// The model file bot "dmc" without a path plays (the Python package registers
+// the weights it ships at import). Loaded, and checked, on first use.
+void set_builtin_model(std::string path);
 
 // The bot's action for the current player (kPass to pass). `recent` holds
 // the deal's last actions, oldest first (the observation's; only dmc reads

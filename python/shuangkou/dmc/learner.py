@@ -20,7 +20,8 @@ small machine the two never compete for the cores.
 
 Every `eval_every` updates (and at the end) the learner writes `model.safetensors` (the
 model file, docs/model_format.md) and `checkpoint.pt` (the optimizer state, read back
-with ``torch.load(..., weights_only=True)``), and plays `eval_deals` duplicate deals
+with ``torch.load(..., weights_only=True)``; a resumed run starts with an empty replay
+buffer and the teacher's share where it was), and plays `eval_deals` duplicate deals
 against `eval_opponent` through the arena (`dmc:OUT/model.safetensors`). Logs:
 `train.csv` (update, samples, loss, decisions/s, elapsed) and `eval.csv` (update, WP
 with its interval, ADP with its interval); `curve.png` plots both.
@@ -64,7 +65,8 @@ class TrainConfig:
     collect: int = 4096  # fresh decisions an update
     replay: int = 0  # decisions the replay buffer keeps (0: train on the fresh ones)
     batch_size: int = 4096  # decisions an update trains on
-    lr: float = 3e-4  # Adam's learning rate
+    lr: float = 3e-4  # Adam's learning rate ...
+    lr_end: float = 0.0  # ... falling linearly to this at the last update (0: constant)
     updates: int = 20000  # learner updates in all
     push_every: int = 4  # updates between weight pushes
     log_every: int = 50  # updates between train.csv rows
@@ -76,12 +78,11 @@ class TrainConfig:
 
     @classmethod
     def from_yaml(cls, path: str | os.PathLike) -> TrainConfig:
-        """Reads a config file; ValueError naming an unknown key or a bad value."""
-        with open(path, encoding="utf-8") as f:
-            data = yaml.safe_load(f) or {}
-        if not isinstance(data, dict):
-            raise ValueError(f"{path}: a training config is a mapping of settings")
-        return cls.from_dict(data, str(path))
+        """Reads a config file; ValueError naming an unknown key or a bad value.
+
+        `base: FILE` (relative to the config's folder) takes every setting from FILE
+        that this file does not give."""
+        return cls.from_dict(_read_yaml(Path(path), ()), str(path))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], where: str = "config") -> TrainConfig:
@@ -149,6 +150,8 @@ class TrainConfig:
                 )
         if not (self.lr > 0 and math.isfinite(self.lr)):
             raise ValueError(f"{where}: lr must be a positive number, got {self.lr}")
+        if not (0 <= self.lr_end <= self.lr and math.isfinite(self.lr_end)):
+            raise ValueError(f"{where}: lr_end must be in [0, lr], got {self.lr_end}")
         if self.reward not in ("win", "score", "log"):
             raise ValueError(f"{where}: reward must be win, score or log, got {self.reward!r}")
         if self.device not in ("auto", "cpu", "cuda"):
@@ -167,11 +170,32 @@ class TrainConfig:
         ]
         return [g for g in groups if g[2] > 0]
 
+    def learning_rate(self, update: int) -> float:
+        """Adam's learning rate for `update` (1-based)."""
+        if self.lr_end == 0:
+            return self.lr
+        return self.lr + (self.lr_end - self.lr) * (update - 1) / max(1, self.updates - 1)
+
     def teacher_prob(self, update: int) -> float:
         """The teacher's share of the learning seats' moves at `update`."""
         if self.teacher == "none":
             return 0.0
         return self.teacher_start * max(0.0, 1 - update / self.teacher_updates)
+
+
+def _read_yaml(path: Path, seen: tuple[Path, ...]) -> dict[str, Any]:
+    if path.resolve() in seen:
+        raise ValueError(f"{path}: the base settings include themselves")
+    with open(path, encoding="utf-8") as f:
+        data = yaml.safe_load(f) or {}
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: a training config is a mapping of settings")
+    base = data.pop("base", None)
+    if base is None:
+        return data
+    if not isinstance(base, str):
+        raise ValueError(f"{path}: base: {base!r} is not a file name")
+    return {**_read_yaml(path.parent / base, (*seen, path.resolve())), **data}
 
 
 class Replay:
@@ -292,9 +316,7 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
     last_eval: dict[str, Any] = {}
 
     def save_and_evaluate(update: int) -> dict[str, Any]:
-        net.cpu()
         net.save(out / "model.safetensors", {**metadata, "update": str(update), "version": str(version)})
-        net.to(device)
         torch.save({"optimizer": optimizer.state_dict(), "update": update, "version": version}, out / "checkpoint.pt")
         r = arena(
             config.variant,
@@ -330,6 +352,8 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
             if replay is not None:
                 replay.add(obs, move, target)
                 obs, move, target = replay.sample(config.batch_size, generator)
+            for group in optimizer.param_groups:  # (a resumed run takes the config's rate)
+                group["lr"] = config.learning_rate(update)
             loss = torch.nn.functional.mse_loss(net(obs, move), target)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
@@ -339,11 +363,9 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
                     actors.set_teacher_prob(config.teacher_prob(update))
             if update % config.push_every == 0:
                 version += 1
-                net.cpu()
-                qnet = net.to_qnet()
+                qnet = net.to_qnet()  # (copied to the CPU, wherever the learner runs)
                 for actors, _ in groups:
                     actors.set_network(qnet, version)
-                net.to(device)
             if update % config.log_every == 0 or update == config.updates:
                 elapsed = time.perf_counter() - started
                 last_log = {
