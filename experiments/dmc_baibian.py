@@ -35,13 +35,27 @@ CONFIG = ROOT / "configs" / "train" / "dmc_baibian.yaml"
 OPPONENTS = ["heuristic", "greedy", "random"]
 
 
+def read_train(run: Path) -> list[dict]:
+    """train.csv with samples and elapsed_s counted on across resumes (a learner before
+    this version restarted both at a resume: they are accumulated here)."""
+    rows = list(csv.DictReader(open(run / "train.csv", encoding="utf-8")))
+    offset_s, offset_n, prev_s, prev_n = 0.0, 0, 0.0, 0
+    for r in rows:
+        s, n = float(r["elapsed_s"]), int(r["samples"])
+        if s + offset_s < prev_s:  # restarted
+            offset_s, offset_n = prev_s, prev_n
+        r["elapsed_s"], r["samples"] = s + offset_s, n + offset_n
+        prev_s, prev_n = r["elapsed_s"], r["samples"]
+    return rows
+
+
 def plot(run: Path, out: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    train = list(csv.DictReader(open(run / "train.csv", encoding="utf-8")))
+    train = read_train(run)
     ev = list(csv.DictReader(open(run / "eval.csv", encoding="utf-8")))
     t_of = {int(r["update"]): float(r["elapsed_s"]) / 60 for r in train}
     fig, (a, b) = plt.subplots(1, 2, figsize=(11, 3.8))
@@ -82,7 +96,7 @@ def main() -> int:
     model = run / "model.safetensors"
     if not model.exists():
         raise SystemExit(f"{model}: no model (train first, or give --run)")
-    rows = list(csv.DictReader(open(run / "train.csv", encoding="utf-8")))
+    rows = read_train(run)
     last = rows[-1]
     results = []
     for opponent in OPPONENTS:
@@ -121,8 +135,9 @@ def main() -> int:
         f"- Wall clock: **{minutes:.1f} minutes** of training for {int(last['update']):,} updates and "
         f"{int(last['samples']):,} decisions collected (target: at most 2 hours on this 2-core machine), "
         f"plus {len(evals)} evaluations of {evals[0]['deals']} duplicate deals inside it.",
-        f"- Actors: {float(last['decisions_per_s']):,.0f} learning-seat decisions a second on average over the "
-        "run, the learner's updates included (acting and learning alternate on the same 2 cores).",
+        f"- Throughput: {int(last['samples']) / float(last['elapsed_s']):,.0f} training decisions a second of "
+        "wall clock over the run, the learner's updates and the evaluations included (acting and learning "
+        "alternate on the same 2 cores).",
         f"- The config (configs/train/dmc_baibian.yaml): `{json.dumps(config.__dict__)}`.",
         "",
         "## Learning curve",

@@ -5,7 +5,8 @@ the CLI's `--agents`) it may be
 
 - a built-in bot name, played inside C++: "random", "simple", "greedy",
   "heuristic", "search" or "search:ROLLOUTS" (see docs/heuristic.md), or
-  "dmc:MODEL" for a trained Q network's model file (docs/model_format.md);
+  "dmc:MODEL" for a trained Q network's model file (docs/model_format.md), "dmc" for the
+  network the package ships (docs/dmc_model.md);
 - a callable ``agent(obs, mask, seats) -> actions`` on numpy arrays with the batch
   first: ``obs`` float32 ``[B, obs_size]``, ``mask`` int8 ``[B, num_actions]`` (1 where
   legal), ``seats`` int64 ``[B]``; it returns ``B`` action ids (int64 ``[B]``);

@@ -271,7 +271,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--agents",
         default="heuristic,greedy,random",
         help="two or more comma-separated agents: built-in bots (" + ", ".join(_core.bot_names()) + "; "
-        "search:ROLLOUTS sets the search budget, dmc:MODEL plays a model file) or module:callable (a batched "
+        "search:ROLLOUTS sets the search budget, dmc:MODEL plays a model file, dmc the shipped baibian network) or "
+        "module:callable (a batched "
         "callable or a shuangkou.Agent class, imported from the current folder or the Python path)",
     )
     ar.add_argument(

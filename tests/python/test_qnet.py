@@ -168,6 +168,16 @@ def test_the_built_in_dmc_agent_plays_the_shipped_weights():
     assert sk.arena("baibian", agents=["dmc", "random"], deals=10, seed=1)["pairs"][0]["a"] == "dmc"
 
 
+def test_the_model_card_and_the_report_describe_the_shipped_file():
+    import hashlib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    digest = hashlib.sha256((Path(sk.__file__).parent / "models" / "dmc_baibian.safetensors").read_bytes()).hexdigest()
+    assert digest in (root / "docs" / "dmc_model.md").read_text(encoding="utf-8")
+    assert digest in (root / "experiments" / "dmc_baibian.md").read_text(encoding="utf-8")
+
+
 def test_a_missing_built_in_model_is_named(tmp_path):
     from pathlib import Path
 

@@ -58,7 +58,12 @@ def test_resume_goes_on_from_the_checkpoint(tmp_path):
     train(longer, tmp_path, resume=True, progress=False)
     rows = list(csv.DictReader(open(tmp_path / "train.csv")))
     assert [int(r["update"]) for r in rows] == [10, 20, 30]
+    # Samples and time go on counting across the resume.
+    assert int(rows[2]["samples"]) > int(rows[1]["samples"]) > int(rows[0]["samples"])
+    assert float(rows[2]["elapsed_s"]) > float(rows[1]["elapsed_s"])
     assert sk.QNet.load(str(tmp_path / "model.safetensors")).metadata["update"] == "30"
+    with pytest.raises(ValueError, match="at update 30 already"):
+        train(longer, tmp_path, resume=True, progress=False)
     with pytest.raises(ValueError, match="no checkpoint"):
         train(config, tmp_path / "empty", resume=True, progress=False)
 

@@ -280,6 +280,11 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
         state = torch.load(out / "checkpoint.pt", weights_only=True)  # data only: never code
         net = QNetwork.load(out / "model.safetensors")
         start_update, version = int(state["update"]), int(state["version"])
+        if start_update >= config.updates:
+            raise ValueError(
+                f"--resume: the checkpoint in {out} is at update {start_update} already; "
+                f"raise updates (now {config.updates}) to train on"
+            )
     else:
         for name in ("train.csv", "eval.csv"):
             (out / name).unlink(missing_ok=True)
@@ -310,8 +315,14 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
     ]
     replay = Replay(config.replay, obs_size, move_size, device) if config.replay else None
     generator = torch.Generator().manual_seed(config.seed + start_update)
-    started = time.perf_counter()
-    samples = 0
+    # A resumed run goes on counting samples, decisions and time from train.csv's last row.
+    samples, decisions0, elapsed0 = 0, 0.0, 0.0
+    if resume and (out / "train.csv").exists():
+        rows = list(csv.DictReader(open(out / "train.csv", encoding="utf-8")))
+        if rows:
+            samples, elapsed0 = int(rows[-1]["samples"]), float(rows[-1]["elapsed_s"])
+            decisions0 = float(rows[-1]["decisions_per_s"]) * elapsed0
+    started = time.perf_counter() - elapsed0
     last_log: dict[str, Any] = {}
     last_eval: dict[str, Any] = {}
 
@@ -374,7 +385,9 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
                     "loss": loss.item(),
                     "version": version,
                     "teacher": config.teacher_prob(update),
-                    "decisions_per_s": sum(a.decisions for a, _ in groups) / elapsed if elapsed > 0 else 0.0,
+                    "decisions_per_s": (decisions0 + sum(a.decisions for a, _ in groups)) / elapsed
+                    if elapsed > 0
+                    else 0.0,
                     "elapsed_s": elapsed,
                 }
                 _append_csv(out / "train.csv", last_log)
