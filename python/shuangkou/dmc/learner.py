@@ -369,7 +369,7 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
-            if config.teacher != "none":
+            if config.teacher != "none" and update <= config.teacher_updates:  # (0 from there on)
                 for actors, _ in groups:
                     actors.set_teacher_prob(config.teacher_prob(update))
             if update % config.push_every == 0:
