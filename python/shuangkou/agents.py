@@ -30,7 +30,17 @@ import numpy as np
 
 from . import _core
 
-__all__ = ["Agent", "AgentError", "AgentLike", "Decisions", "agent_label", "resolve_agent"]
+__all__ = [
+    "Agent",
+    "AgentError",
+    "AgentLike",
+    "Decisions",
+    "agent_label",
+    "reset_agent",
+    "resolve_agent",
+    "seat_labels",
+    "unique_labels",
+]
 
 
 class AgentError(RuntimeError):
@@ -113,23 +123,39 @@ def resolve_agent(spec: AgentLike) -> AgentLike:
         )
     if not base or not rest:
         raise ValueError(f"agent '{name}': module:callable needs both a module and a name in it")
+    if base.startswith("."):
+        raise ValueError(f"agent '{name}': '{base}' is a relative module name; give an absolute one (package.module)")
     try:
         module = importlib.import_module(base)
     except ImportError as e:
         raise ValueError(f"agent '{name}': cannot import module '{base}' ({e})") from None
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - the module's own code failed while importing
+        raise ValueError(f"agent '{name}': importing module '{base}' raised {_describe(e)}") from e
     obj: Any = module
     for part in rest.split("."):
-        if not hasattr(obj, part):
+        try:
+            found = hasattr(obj, part)
+            obj = getattr(obj, part) if found else None
+        except Exception as e:  # noqa: BLE001 - a module __getattr__ or a property of user code
+            raise ValueError(f"agent '{name}': looking up '{rest}' raised {_describe(e)}") from e
+        if not found:
             raise ValueError(f"agent '{name}': module '{base}' has no attribute '{rest}'")
-        obj = getattr(obj, part)
     if isinstance(obj, type):
         try:
             obj = obj()
-        except Exception as e:  # noqa: BLE001 - any failure of user code is reported as the agent's
+        except (Exception, SystemExit) as e:  # noqa: BLE001 - any failure of user code is reported as the agent's
             raise ValueError(f"agent '{name}': {rest}() could not be created without arguments ({e})") from e
     if not (isinstance(obj, Agent) or callable(obj)):
         raise ValueError(f"agent '{name}': {rest} is a {type(obj).__name__}, not a callable or a shuangkou.Agent")
     return obj
+
+
+def _describe(e: BaseException) -> str:
+    """An exception as one short line: its type and message (cut to 200 characters)."""
+    text = str(e).replace("\n", " ")
+    if len(text) > 200:
+        text = text[:197] + "..."
+    return f"{type(e).__name__}: {text}" if text else type(e).__name__
 
 
 def agent_label(agent: AgentLike) -> str:
@@ -143,6 +169,45 @@ def agent_label(agent: AgentLike) -> str:
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"an agent's name must be a non-empty string, got {name!r} ({type(agent).__name__})")
     return name
+
+
+def unique_labels(agents: list[AgentLike]) -> list[str]:
+    """One label per entry of `agents`, no two alike: built-in bots keep their names,
+    and a label already given gets #2, #3, ... (so two different callables that share a
+    ``__name__`` are told apart, and so is the same bot entered twice)."""
+    taken = {a for a in agents if isinstance(a, str)}
+    labels: list[str] = []
+    for a in agents:
+        label = agent_label(a)
+        if label in labels or (not isinstance(a, str) and label in taken):
+            k = 2
+            while f"{label}#{k}" in labels or f"{label}#{k}" in taken:
+                k += 1
+            label = f"{label}#{k}"
+        labels.append(label)
+    return labels
+
+
+def seat_labels(agents: list[AgentLike]) -> list[str]:
+    """The labels of the agents by seat: one agent in several seats (the same object, or
+    the same bot name) has one label; different agents never share one."""
+    distinct: list[AgentLike] = []
+    for a in agents:
+        if not any(b is a or (isinstance(a, str) and a == b) for b in distinct):
+            distinct.append(a)
+    labels = unique_labels(distinct)
+    return [next(lb for b, lb in zip(distinct, labels) if b is a or (isinstance(a, str) and a == b)) for a in agents]
+
+
+def reset_agent(agent: AgentLike, rules: _core.Rules, who: str) -> None:
+    """Calls an `Agent`'s ``reset(rules)`` (nothing for other agents); an exception it
+    raises becomes an `AgentError` naming `who`, with the agent's exception chained."""
+    if not isinstance(agent, Agent):
+        return
+    try:
+        agent.reset(rules)
+    except Exception as e:
+        raise AgentError(f"{who}: reset() raised {_describe(e)}") from e
 
 
 def decide(agent: AgentLike, core: Any, rows: np.ndarray, rules: _core.Rules, who: str) -> np.ndarray:

@@ -36,8 +36,8 @@ import numpy as np
 
 from . import _core
 from ._args import int_arg
-from .agents import Agent, AgentLike, agent_label, resolve_agent
-from .selfplay import selfplay
+from .agents import Agent, AgentLike, resolve_agent, unique_labels
+from .selfplay import check_memory, selfplay
 
 __all__ = ["ArenaResult", "EVAL_SETS", "arena", "parse_deals"]
 
@@ -95,19 +95,11 @@ def arena_rules(variant: Any, **overrides: Any) -> _core.Rules:
     return _core.Rules(variant, **{**overrides, "team_formation": "fixed"})
 
 
-def _unique_labels(agents: list[AgentLike]) -> list[str]:
-    """One label an agent: built-in bots keep their names; a repeated label gets #2, #3..."""
-    taken = {a for a in agents if isinstance(a, str)}
-    labels: list[str] = []
-    for a in agents:
-        label = agent_label(a)
-        if label in labels or (not isinstance(a, str) and label in taken):
-            k = 2
-            while f"{label}#{k}" in labels or f"{label}#{k}" in taken:
-                k += 1
-            label = f"{label}#{k}"
-        labels.append(label)
-    return labels
+def check_arena_memory(deals: int, agents: int) -> None:
+    """ValueError, before anything runs, when the results of every pair together (an
+    arena keeps them all: 2 x deals a pair) would not fit in the memory available."""
+    pairs = agents * (agents - 1) // 2
+    check_memory(2 * deals * pairs, f"deals={deals:,} for each of {pairs} pairs of agents")
 
 
 def wilson_interval(p: float, n: int, z: float = 1.959964) -> list[float]:
@@ -263,13 +255,14 @@ def arena(
     resolved = [resolve_agent(a) for a in agents]
     if len(resolved) < 2:
         raise ValueError(f"arena needs at least two agents, got {len(resolved)}")
-    labels = _unique_labels(resolved)
+    labels = unique_labels(resolved)
     n, base_seed, eval_set = parse_deals(deals, seed)
     threads = int_arg(0 if threads is None else threads, "threads", 0, _core.MAX_THREADS, " (0: every core)")
     batch = int_arg(batch, "batch", 1)
     rules = arena_rules(variant, **overrides)
     pairs_ix = [(i, j) for i in range(len(resolved)) for j in range(i + 1, len(resolved))]
     total = 2 * n * len(pairs_ix)
+    check_arena_memory(n, len(resolved))
     played = 0
     start = time.perf_counter()
     pairs: list[dict[str, Any]] = []

@@ -12,11 +12,12 @@ import csv
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
 from .arena import ArenaResult
+from .outputs import output_file
 
 FILES = ("results.json", "pairs.csv", "winrate.png", "score_diff.png", "report.md")
 
@@ -39,7 +40,7 @@ def _csv_row(p: dict[str, Any]) -> list[Any]:
     ]  # fmt: skip
 
 
-def plot_winrate(result: ArenaResult, path: str | os.PathLike) -> None:
+def plot_winrate(result: ArenaResult, path: str | os.PathLike | IO[bytes]) -> None:
     """Heatmap of the win-rate matrix: row agent's WP against the column agent."""
     import matplotlib
 
@@ -67,11 +68,11 @@ def plot_winrate(result: ArenaResult, path: str | os.PathLike) -> None:
     ax.set_title(f"{result['variant']}: WP of row vs column\n{result['deals']:,} duplicate deals a pair")
     fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, format="png")
     plt.close(fig)
 
 
-def plot_score_diff(result: ArenaResult, path: str | os.PathLike) -> None:
+def plot_score_diff(result: ArenaResult, path: str | os.PathLike | IO[bytes]) -> None:
     """Distribution of A's score difference per duplicate pair (both deals), one panel a pair."""
     import matplotlib
 
@@ -96,7 +97,7 @@ def plot_score_diff(result: ArenaResult, path: str | os.PathLike) -> None:
         ax.axis("off")
     fig.suptitle(f"{result['variant']}: score differences ({result['deals']:,} duplicate deals a pair)")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, format="png")
     plt.close(fig)
 
 
@@ -181,17 +182,22 @@ def markdown(result: ArenaResult, plots: bool = True) -> str:
 
 def write_report(result: ArenaResult, out: str | os.PathLike) -> list[Path]:
     """Writes results.json, pairs.csv, winrate.png, score_diff.png and report.md into
-    `out` (made if missing); returns their paths."""
+    `out` (made if missing); returns their paths. Each file is written whole or not at
+    all (shuangkou.outputs.output_file); an OSError names the file that failed."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / f for f in FILES]
-    paths[0].write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    with open(paths[1], "w", newline="", encoding="utf-8") as f:
+    with output_file(paths[0]) as f:
+        f.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+    with output_file(paths[1], newline="") as f:
         w = csv.writer(f)
         w.writerow(CSV_COLUMNS)
         for p in result["pairs"]:
             w.writerow(_csv_row(p))
-    plot_winrate(result, paths[2])
-    plot_score_diff(result, paths[3])
-    paths[4].write_text(markdown(result), encoding="utf-8")
+    with output_file(paths[2], "wb") as f:
+        plot_winrate(result, f)
+    with output_file(paths[3], "wb") as f:
+        plot_score_diff(result, f)
+    with output_file(paths[4]) as f:
+        f.write(markdown(result))
     return paths

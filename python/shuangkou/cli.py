@@ -9,11 +9,11 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 from . import Rules, __version__, _core, parse_cards, preset_names
 from .agents import AgentError
+from .outputs import output_file, prepare_out
 
 SAMPLE_HAND = "3 3 4 5 5 6 6 7 7 7 8 8 9 T T J Q Q K A A 2 2 2 2 SJ BJ"
 
@@ -66,23 +66,10 @@ def _parse_overrides(pairs: list[str]) -> dict[str, str]:
     return out
 
 
-def prepare_out(out: Path, names: list[str]) -> None:
-    """Makes the output folder and checks, by writing a probe file, that it and the
-    files `names` in it can be written; ValueError naming the path otherwise."""
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"--out '{out}' exists and is not a folder")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=out, prefix=".write-test-"):
-            pass
-    except OSError as e:
-        raise ValueError(f"--out '{out}' cannot be written: {e.strerror or e}") from None
-    for name in names:
-        path = out / name
-        if path.is_dir():
-            raise ValueError(f"cannot write '{path}': it is a folder")
-        if path.exists() and not os.access(path, os.W_OK):
-            raise ValueError(f"cannot write '{path}': permission denied")
+def _import_from_cwd() -> None:
+    """module:callable agents are found in the current folder, as `python -m` would find them."""
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
 
 
 def _cmd_selfplay(args: argparse.Namespace) -> int:
@@ -92,6 +79,7 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
 
     overrides = _parse_overrides(args.set)
     Rules(args.variant, **overrides)  # a bad variant or parameter is reported before anything starts
+    _import_from_cwd()
     agents = seat_agents(args.agents)
     replays: int | str = args.replays
     if replays != "all":
@@ -136,11 +124,12 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
         bar.close()
     print(format_summary(result))
     if out is not None:
-        (out / "summary.json").write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
-        np_path = out / "deals.npz"
         import numpy as np
 
-        np.savez_compressed(np_path, **result.arrays)
+        with output_file(out / "summary.json") as f:
+            f.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+        with output_file(out / "deals.npz", "wb") as f:
+            np.savez_compressed(f, **result.arrays)
         written = ["summary.json", "deals.npz"] + (["replays.jsonl.gz"] if replays else [])
         print(f"wrote {', '.join(str(out / w) for w in written)}")
     return 0
@@ -150,7 +139,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from ._args import int_arg
-    from .arena import arena, arena_rules, parse_deals
+    from .arena import arena, arena_rules, check_arena_memory, parse_deals
     from .arena_report import FILES, markdown, write_report
     from .selfplay import seat_agents
 
@@ -162,12 +151,12 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         raise ValueError(f"--agents: an empty entry in '{args.agents}' (give comma-separated agents)")
     if len(names) < 2:
         raise ValueError(f"--agents: give two or more comma-separated agents, got '{args.agents}'")
-    if os.getcwd() not in sys.path:  # module:callable from the current folder, as `python -m` would find it
-        sys.path.insert(0, os.getcwd())
+    _import_from_cwd()
     agents = [seat_agents([a])[0] for a in names]
     seed = getattr(args, "seed", None)
     n, _, _ = parse_deals(args.deals, seed)
     int_arg(args.threads, "--threads", 0, _core.MAX_THREADS, " (0: every core)")
+    check_arena_memory(n, len(agents))
     out = Path(args.out) if args.out else None
     if out is not None:
         prepare_out(out, list(FILES))

@@ -22,7 +22,7 @@ import numpy as np
 
 from . import _core
 from ._args import int_arg
-from .agents import Agent, AgentLike, agent_label, decide, resolve_agent
+from .agents import Agent, AgentLike, decide, reset_agent, resolve_agent, seat_labels
 
 OUTCOMES = ("double", "single", "draw")
 
@@ -86,14 +86,15 @@ def available_memory() -> int | None:
     return None
 
 
-def check_memory(games: int) -> None:
+def check_memory(games: int, what: str | None = None) -> None:
     """ValueError, before anything runs, when the per-deal results of `games` deals
-    would not fit in the memory available now."""
+    would not fit in the memory available now; `what` names the request in the message
+    (default: games=N)."""
     need = games * _BYTES_PER_DEAL
     have = available_memory()
     if have is not None and need > 0.8 * have:
         raise ValueError(
-            f"games={games:,} needs about {need / 2**30:,.1f} GiB for its per-deal results, more than the "
+            f"{what or f'games={games:,}'} needs about {need / 2**30:,.1f} GiB for its per-deal results, more than the "
             f"{have / 2**30:,.1f} GiB of memory available: play fewer deals per run (runs with different "
             f"seeds play different deals)"
         )
@@ -163,6 +164,7 @@ def selfplay(
     batch = int_arg(batch, "batch", 1)
     rules = _core.Rules(variant, **overrides)  # resolved once (a bad variant fails here)
     names = seat_agents(agents)
+    labels = seat_labels(names)  # (a bad name fails here, before anything runs)
     if replays == "all":
         replays_n = -1
     elif not isinstance(replays, str):
@@ -198,7 +200,6 @@ def selfplay(
         arrays = _selfplay_batched(rules, games, names, threads, seed, batch, report)
     elapsed = time.perf_counter() - start
     params = rules.params
-    labels = [agent_label(a) for a in names]
     summary = summarize(arrays, labels, elapsed)
     summary = {
         "variant": variant if isinstance(variant, str) else rules.name,
@@ -237,9 +238,10 @@ def _selfplay_batched(
                 break
         else:
             external.append((a, [seat]))
+    labels = seat_labels(agents)
+    who = {id(a): f"agent {labels[seats[0]]} (seats {', '.join(map(str, seats))})" for a, seats in external}
     for a, _ in external:
-        if isinstance(a, Agent):
-            a.reset(rules)
+        reset_agent(a, rules, who[id(a)])
     # `deals` mode: the envs together play deals 0..games-1 of `seed`, each dealt and
     # played (bots included) exactly as in the C++ runner, whatever the batch size.
     core = _core.VectorEnvCore(rules, min(batch, games), seed, threads, bots, "score", True, games)
@@ -253,8 +255,7 @@ def _selfplay_batched(
         for agent, agent_seats in external:
             rows = np.flatnonzero(np.isin(seats, agent_seats))  # idle envs (-1) are nobody's
             if len(rows):
-                who = f"agent {agent_label(agent)} (seats {', '.join(map(str, agent_seats))})"
-                actions[rows] = decide(agent, core, rows, rules, who)
+                actions[rows] = decide(agent, core, rows, rules, who[id(agent)])
         core.step(actions)
         done = np.flatnonzero(core.dones)
         if len(done):

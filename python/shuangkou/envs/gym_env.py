@@ -70,7 +70,7 @@ from gymnasium import spaces
 
 from .. import _core
 from .._args import int_arg
-from ..agents import Agent, AgentLike, decide, resolve_agent
+from ..agents import AgentLike, agent_label, decide, reset_agent, resolve_agent
 from ..vector import DEFAULT_REWARD
 from .actions import rules_of
 from .render import render_game
@@ -155,8 +155,7 @@ class ShuangkouEnv(gymnasium.Env):
         else:
             self._opponent = opponent
             self._bots = [None] * 4
-            if isinstance(opponent, Agent):
-                opponent.reset(self.rules)
+            reset_agent(opponent, self.rules, f"opponents {agent_label(opponent)}")  # AgentError if it raises
         self.opponents = opponents
 
         self._core = _core.VectorEnvCore(self.rules, 1, 0, 1, self._bots, self.reward_mode, True)

@@ -1,0 +1,266 @@
+"""Hardening, second pass: agents, self-play, the arena and their command lines.
+
+Each test states one finding of the second red-team pass (issue 17) and fails on the
+code before its fix: agents that cannot be built escaped as raw RuntimeError,
+SyntaxError or TypeError (a 33-36 line traceback on the command line); an Agent whose
+reset() raised gave a raw KeyError; two different callables with one name were merged
+in a summary; lone surrogates in agent specs gave pybind11's "incompatible function
+arguments"; an output file that could not be written was not named; the arena checked
+one pair's memory need, not all pairs together.
+"""
+
+from __future__ import annotations
+
+import importlib
+import resource
+import signal
+import subprocess
+import textwrap
+
+import numpy as np
+import pytest
+import shuangkou as sk
+from shuangkou.agents import AgentError, resolve_agent
+
+selfplay_module = importlib.import_module("shuangkou.selfplay")  # (sk.selfplay is the function)
+from cli_util import assert_cli_error, cli_command
+
+# ---------------------------------------------------------------------------- module:callable that cannot be built
+
+BROKEN_MODULES = {
+    "raises_on_import": "raise RuntimeError('the module refuses to load')\n",
+    "bad_syntax": "def agent(:\n    pass\n",
+    "exits_on_import": "import sys\nsys.exit(3)\n",
+    "lazy_attr": "def __getattr__(name):\n    raise LookupError('no ' + name + ' here')\n",
+}
+
+
+@pytest.fixture
+def broken_modules(tmp_path, monkeypatch):
+    for name, text in BROKEN_MODULES.items():
+        (tmp_path / f"{name}.py").write_text(text)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "spec, needles",
+    [
+        ("raises_on_import:agent", ["raises_on_import:agent", "RuntimeError", "refuses to load"]),
+        ("bad_syntax:agent", ["bad_syntax:agent", "SyntaxError"]),
+        ("exits_on_import:agent", ["exits_on_import:agent", "SystemExit"]),
+        ("lazy_attr:agent", ["lazy_attr:agent", "LookupError", "no agent here"]),
+        (".x:agent", [".x:agent", "relative"]),
+        ("..x:y", ["..x:y", "relative"]),
+    ],
+)
+def test_an_agent_that_cannot_be_built_is_a_value_error_naming_it(broken_modules, spec, needles):
+    with pytest.raises(ValueError) as e:
+        resolve_agent(spec)
+    for needle in needles:
+        assert needle in str(e.value)
+
+
+@pytest.mark.parametrize("command", ["selfplay", "arena"])
+@pytest.mark.parametrize("spec", ["raises_on_import:agent", "bad_syntax:agent", "..x:y", ".x:agent"])
+def test_cli_agent_that_cannot_be_built_is_one_line(broken_modules, command, spec):
+    extra = ["--games", "2"] if command == "selfplay" else ["--deals", "2"]
+    p = subprocess.run(
+        [*cli_command(), command, "--quiet", "--agents", f"random,{spec}", *extra],
+        capture_output=True,
+        cwd=broken_modules,
+        timeout=120,
+    )
+    assert_cli_error(p, spec)
+
+
+def test_selfplay_cli_finds_agents_in_the_current_folder(tmp_path):
+    (tmp_path / "herebot.py").write_text(
+        "import numpy as np\n"
+        "def first(obs, mask, seats):\n"
+        "    return mask.argmax(axis=1).astype(np.int64)\n"
+    )
+    p = subprocess.run(
+        [*cli_command(), "selfplay", "--quiet", "--games", "3", "--agents", "herebot:first,random"],
+        capture_output=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert p.returncode == 0, p.stderr.decode()
+    assert "first" in p.stdout.decode()
+
+
+# ---------------------------------------------------------------------------- Agent.reset() that raises
+
+
+class ResetRaises(sk.Agent):
+    name = "resetter"
+
+    def reset(self, rules):
+        raise KeyError("missing weights")
+
+    def act(self, d):
+        return np.array([ids[0] for ids in d.legal_ids], dtype=np.int64)
+
+
+def test_reset_that_raises_is_an_agent_error_in_selfplay():
+    with pytest.raises(AgentError, match="resetter.*reset.*KeyError.*missing weights") as e:
+        sk.selfplay("classic", games=2, agents=[ResetRaises(), "random"], seed=1)
+    assert isinstance(e.value.__cause__, KeyError)
+
+
+def test_reset_that_raises_is_an_agent_error_in_the_arena():
+    with pytest.raises(AgentError, match="resetter.*reset"):
+        sk.arena("classic", agents=["random", ResetRaises()], deals=2, seed=1)
+
+
+def test_reset_that_raises_is_an_agent_error_in_the_gym_env():
+    pytest.importorskip("gymnasium")
+    from shuangkou.envs.gym_env import ShuangkouEnv
+
+    with pytest.raises(AgentError, match="resetter.*reset"):
+        ShuangkouEnv("classic", opponents=ResetRaises())
+
+
+# ---------------------------------------------------------------------------- labels
+
+
+def _named(name: str, choose_last: bool):
+    def agent(obs, mask, seats):
+        rows = [np.flatnonzero(m) for m in mask]
+        return np.array([r[-1] if choose_last else r[0] for r in rows], dtype=np.int64)
+
+    agent.__name__ = name
+    return agent
+
+
+def test_two_agents_with_one_name_are_never_merged_in_a_summary():
+    a, b = _named("agent", False), _named("agent", True)
+    r = sk.selfplay("classic", games=20, agents=[a, b], seed=3)
+    assert r["agents"] == ["agent", "agent#2", "agent", "agent#2"]
+    assert r["scores"]["by_agent"]["agent"]["seats"] == [0, 2]
+    assert r["scores"]["by_agent"]["agent#2"]["seats"] == [1, 3]
+
+
+def test_one_agent_in_several_seats_keeps_one_label():
+    a = _named("agent", False)
+    r = sk.selfplay("classic", games=4, agents=[a, "random", a, "random"], seed=3)
+    assert r["agents"] == ["agent", "random", "agent", "random"]
+    r = sk.selfplay("classic", games=4, agents="heuristic", seed=3)
+    assert r["agents"] == ["heuristic"] * 4
+
+
+def test_a_callable_named_like_a_bot_is_told_apart_from_it():
+    r = sk.selfplay("classic", games=4, agents=[_named("random", False), "random"], seed=3)
+    assert r["agents"] == ["random#2", "random", "random#2", "random"]
+
+
+# ---------------------------------------------------------------------------- text that is not text
+
+
+@pytest.mark.parametrize("spec", ["search:\ud800", "dmc:\ud800", "heur\ud800istic", "\ud800:x"])
+def test_lone_surrogates_in_an_agent_spec_are_a_value_error(spec):
+    with pytest.raises(ValueError):
+        resolve_agent(spec)
+    with pytest.raises(ValueError):
+        sk.selfplay("classic", games=2, agents=[spec, "random"])
+
+
+# ---------------------------------------------------------------------------- outputs
+
+
+def _limit_file_size(limit: int):
+    def preexec() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return preexec
+
+
+@pytest.mark.parametrize(
+    "args, name",
+    [
+        (["arena", "--agents", "greedy,random", "--deals", "20"], "results.json"),
+        (["selfplay", "--games", "20"], "summary.json"),
+    ],
+)
+def test_an_output_that_cannot_be_written_is_named(tmp_path, args, name):
+    out = tmp_path / "out"
+    p = subprocess.run(
+        [*cli_command(), *args, "--quiet", "--out", str(out)],
+        capture_output=True,
+        timeout=180,
+        preexec_fn=_limit_file_size(1500),  # smaller than the file, larger than nothing
+    )
+    err = assert_cli_error(p, str(out / name))
+    assert "too large" in err.lower()
+    assert not (out / name).exists()  # never half a file
+    assert not [f for f in out.iterdir() if f.name.endswith(".tmp")]  # and no temporary left behind
+
+
+def test_output_file_replaces_whole_or_not_at_all(tmp_path):
+    from shuangkou.outputs import output_file
+
+    target = tmp_path / "x.json"
+    target.write_text("old")
+    with pytest.raises(RuntimeError):
+        with output_file(target) as f:
+            f.write("new, half")
+            raise RuntimeError("stopped")
+    assert target.read_text() == "old"
+    with output_file(target) as f:
+        f.write("new")
+    assert target.read_text() == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.json"]
+    assert (target.stat().st_mode & 0o777) == (0o666 & ~_umask())
+
+
+def _umask() -> int:
+    import os
+
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def test_an_output_that_is_not_a_regular_file_is_refused_before_the_run(tmp_path):
+    import os
+
+    out = tmp_path / "out"
+    out.mkdir()
+    os.mkfifo(out / "summary.json")
+    p = subprocess.run(
+        [*cli_command(), "selfplay", "--games", "10", "--quiet", "--out", str(out)], capture_output=True, timeout=60
+    )
+    assert_cli_error(p, str(out / "summary.json"), "not a regular file")
+
+
+# ---------------------------------------------------------------------------- memory of every pair together
+
+
+def test_the_arena_checks_the_memory_of_all_pairs(monkeypatch):
+    deals = 1000
+    one_pair = 2 * deals * selfplay_module._BYTES_PER_DEAL
+    # One pair fits easily; the six pairs of four agents together do not.
+    monkeypatch.setattr(selfplay_module, "available_memory", lambda: int(3 * one_pair / 0.8))
+    with pytest.raises(ValueError, match="6 pairs"):
+        sk.arena("classic", agents=["random", "greedy", "simple", "heuristic"], deals=deals)
+    sk.arena("classic", agents=["random", "greedy"], deals=10)  # (one pair still runs)
+
+
+def test_cli_arena_checks_memory_before_making_out(tmp_path):
+    out = tmp_path / "never"
+    code = textwrap.dedent(
+        f"""
+        import importlib, sys
+        s = importlib.import_module("shuangkou.selfplay")
+        s.available_memory = lambda: 10**6
+        from shuangkou.cli import main
+        sys.exit(main(["arena", "--agents", "random,greedy,simple", "--deals", "100000", "--out", {str(out)!r}]))
+        """
+    )
+    import sys
+
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
+    assert_cli_error(p, "3 pairs", "memory")
+    assert not out.exists()
