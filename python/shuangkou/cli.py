@@ -317,32 +317,37 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _error(message: str) -> None:
+    """Prints `error: message` as one line on stderr, printable whatever the terminal's
+    encoding (a bad argument may hold undecodable bytes)."""
+    text = f"error: {message}".replace("\n", "; ")
+    encoding = sys.stderr.encoding or "utf-8"
+    print(text.encode(encoding, "backslashreplace").decode(encoding), file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return args.func(args)
     except ValueError as e:
-        # One line, and printable whatever the terminal's encoding (a bad
-        # argument may hold undecodable bytes).
-        text = f"error: {e}".replace("\n", "; ")
-        print(
-            text.encode(sys.stderr.encoding or "utf-8", "backslashreplace").decode(sys.stderr.encoding or "utf-8"),
-            file=sys.stderr,
-        )
+        _error(str(e))
         return 2
     except AgentError as e:  # a Python agent raised: name it, and its exception, in one line
-        print(f"error: {e} (run it through shuangkou.arena / shuangkou.selfplay for the traceback)", file=sys.stderr)
+        _error(f"{e} (run it through shuangkou.arena / shuangkou.selfplay for the traceback)")
         return 1
-    except OSError as e:  # an output that cannot be written: say which, no traceback
-        print(f"error: {e}".replace("\n", " "), file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print("error: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly (before OSError, its base)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as e:  # an output that cannot be written: say which, no traceback
+        _error(str(e))
+        return 1
+    except MemoryError:
+        _error("out of memory (ask for fewer deals, envs or threads)")
+        return 1
+    except KeyboardInterrupt:
+        _error("interrupted")
+        return 130
 
 
 if __name__ == "__main__":

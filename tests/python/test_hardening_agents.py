@@ -20,10 +20,10 @@ import textwrap
 import numpy as np
 import pytest
 import shuangkou as sk
+from cli_util import assert_cli_error, cli_command
 from shuangkou.agents import AgentError, resolve_agent
 
 selfplay_module = importlib.import_module("shuangkou.selfplay")  # (sk.selfplay is the function)
-from cli_util import assert_cli_error, cli_command
 
 # ---------------------------------------------------------------------------- module:callable that cannot be built
 
@@ -76,9 +76,7 @@ def test_cli_agent_that_cannot_be_built_is_one_line(broken_modules, command, spe
 
 def test_selfplay_cli_finds_agents_in_the_current_folder(tmp_path):
     (tmp_path / "herebot.py").write_text(
-        "import numpy as np\n"
-        "def first(obs, mask, seats):\n"
-        "    return mask.argmax(axis=1).astype(np.int64)\n"
+        "import numpy as np\ndef first(obs, mask, seats):\n    return mask.argmax(axis=1).astype(np.int64)\n"
     )
     p = subprocess.run(
         [*cli_command(), "selfplay", "--quiet", "--games", "3", "--agents", "herebot:first,random"],
@@ -264,3 +262,28 @@ def test_cli_arena_checks_memory_before_making_out(tmp_path):
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
     assert_cli_error(p, "3 pairs", "memory")
     assert not out.exists()
+
+
+# ---------------------------------------------------------------------------- the command line's last resorts
+
+
+def test_a_reader_that_goes_away_is_not_an_error():
+    """`shuangkou moves | head -1`: BrokenPipeError is an OSError, and was reported as
+    'error: [Errno 32] Broken pipe' with exit 1 because the OSError branch came first."""
+    import sys
+
+    code = textwrap.dedent(
+        """
+        import os, sys
+        r, w = os.pipe()
+        os.close(r)
+        os.dup2(w, 1)
+        sys.stdout.reconfigure(line_buffering=True)
+        from shuangkou.cli import main
+        rc = main(["moves"])
+        sys.stderr.write(f"rc={rc}\\n")
+        """
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert p.stderr.strip().splitlines()[-1] == "rc=0", p.stderr
+    assert "error" not in p.stderr
