@@ -44,8 +44,15 @@ __all__ = [
 
 
 class AgentError(RuntimeError):
-    """A Python agent raised while deciding; the message names the agent, and the
-    agent's own exception is chained (``__cause__``)."""
+    """A Python agent failed while playing: it raised (or called ``sys.exit``) in ``act``
+    or ``reset``; the message names the agent, and the agent's own exception is chained
+    (``__cause__``)."""
+
+
+class AgentActionError(AgentError, ValueError):
+    """A Python agent returned something that is not one legal action id per decision
+    (a wrong shape, non-integers, ids out of range or not legal). Both an `AgentError`
+    (the agent failed) and a ``ValueError`` (its output is bad input to the game)."""
 
 
 @dataclass
@@ -158,16 +165,29 @@ def _describe(e: BaseException) -> str:
     return f"{type(e).__name__}: {text}" if text else type(e).__name__
 
 
+MAX_LABEL = 100  # characters of an agent's name
+
+
 def agent_label(agent: AgentLike) -> str:
-    """The name reports use: a bot's name, an Agent's ``name`` or class name, a function's name."""
+    """The name reports use: a bot's name, an Agent's ``name`` or class name, a function's
+    name. ValueError for a name that is not a non-empty string of at most `MAX_LABEL`
+    printable characters (a name goes into tables, CSV files and plot titles)."""
     if isinstance(agent, str):
         return agent
-    if isinstance(agent, Agent):
-        name = agent.name if agent.name is not None else type(agent).__name__
-    else:
-        name = getattr(agent, "__name__", type(agent).__name__)
+    try:
+        if isinstance(agent, Agent):
+            name = agent.name if agent.name is not None else type(agent).__name__
+        else:
+            name = getattr(agent, "__name__", type(agent).__name__)
+    except Exception as e:  # noqa: BLE001 - a `name` property of user code
+        raise ValueError(f"the name of agent {type(agent).__name__} raised {_describe(e)}") from e
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"an agent's name must be a non-empty string, got {name!r} ({type(agent).__name__})")
+    if len(name) > MAX_LABEL or not name.isprintable():
+        raise ValueError(
+            f"agent {type(agent).__name__}: its name must be at most {MAX_LABEL} printable characters "
+            f"(no line breaks or control characters), got {name[:40]!r}{'...' if len(name) > 40 else ''}"
+        )
     return name
 
 
@@ -206,7 +226,7 @@ def reset_agent(agent: AgentLike, rules: _core.Rules, who: str) -> None:
         return
     try:
         agent.reset(rules)
-    except Exception as e:
+    except (Exception, SystemExit) as e:  # (an agent must not end the run by exiting)
         raise AgentError(f"{who}: reset() raised {_describe(e)}") from e
 
 
@@ -230,13 +250,19 @@ def decide(agent: AgentLike, core: Any, rows: np.ndarray, rules: _core.Rules, wh
             chosen = agent.act(d)
         else:
             chosen = agent(core.obs[rows], core.mask[rows], seats)
-    except Exception as e:
+    except (Exception, SystemExit) as e:  # (an agent must not end the run by exiting)
         raise AgentError(f"{who} raised {type(e).__name__}: {e}") from e
-    actions = checked_actions(np.asarray(chosen), len(rows), core.num_actions, who)
+    try:
+        array = np.asarray(chosen)
+    except Exception as e:  # noqa: BLE001 - a ragged list, an __array__ that raises (a CUDA tensor)
+        raise AgentActionError(
+            f"{who} returned a {type(chosen).__name__} that is not an array of action ids ({_describe(e)})"
+        ) from e
+    actions = checked_actions(array, len(rows), core.num_actions, who)
     illegal = np.flatnonzero(core.mask[rows, actions] == 0)
     if len(illegal):
         k = int(illegal[0])
-        raise ValueError(
+        raise AgentActionError(
             f"{who} chose action {int(actions[k])}, which is not legal for seat {int(seats[k])} there "
             f"(row {k} of its batch of {len(rows)}; legal: the mask's 1s)"
         )
@@ -245,13 +271,14 @@ def decide(agent: AgentLike, core: Any, rows: np.ndarray, rules: _core.Rules, wh
 
 def checked_actions(chosen: np.ndarray, n: int, num_actions: int, who: str) -> np.ndarray:
     """The action ids an agent returned, as int32: n integers (not bools, floats or
-    strings) in 0..num_actions-1; ValueError naming the first bad one otherwise."""
+    strings) in 0..num_actions-1; AgentActionError (a ValueError) naming the first bad
+    one otherwise."""
     if chosen.shape != (n,):
-        raise ValueError(f"{who} returned shape {chosen.shape}, expected ({n},): one action id per decision")
+        raise AgentActionError(f"{who} returned shape {chosen.shape}, expected ({n},): one action id per decision")
     if chosen.dtype == np.bool_ or not np.issubdtype(chosen.dtype, np.integer):
         first = chosen.flat[0] if chosen.size else None
-        raise ValueError(f"{who} returned {chosen.dtype} values (e.g. {first!r}); action ids are integers")
+        raise AgentActionError(f"{who} returned {chosen.dtype} values (e.g. {first!r}); action ids are integers")
     bad = np.flatnonzero((chosen < 0) | (chosen >= num_actions))
     if len(bad):
-        raise ValueError(f"{who} returned {int(chosen[bad[0]])}, not an action id (0..{num_actions - 1})")
+        raise AgentActionError(f"{who} returned {int(chosen[bad[0]])}, not an action id (0..{num_actions - 1})")
     return chosen.astype(np.int32)

@@ -28,6 +28,8 @@ from __future__ import annotations
 import math
 import os
 import re
+import shutil
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -260,9 +262,49 @@ def arena(
     threads = int_arg(0 if threads is None else threads, "threads", 0, _core.MAX_THREADS, " (0: every core)")
     batch = int_arg(batch, "batch", 1)
     rules = arena_rules(variant, **overrides)
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress: a callable progress(done, total) or None, got {type(progress).__name__}")
     pairs_ix = [(i, j) for i in range(len(resolved)) for j in range(i + 1, len(resolved))]
-    total = 2 * n * len(pairs_ix)
     check_arena_memory(n, len(resolved))
+    with tempfile.TemporaryDirectory(prefix="shuangkou-arena-") as frozen:
+        players = _frozen_models(resolved, frozen)
+        return _play_round_robin(
+            variant, rules, players, labels, pairs_ix, n, base_seed, eval_set, threads, batch, progress
+        )
+
+
+def _frozen_models(agents: list[AgentLike], folder: str) -> list[AgentLike]:
+    """The agents to play: a `dmc:PATH` agent plays a copy of its model file made now, so
+    every pair and both halves of each play one network even if the file is rewritten
+    meanwhile (a training run that keeps writing the model it evaluates)."""
+    out: list[AgentLike] = []
+    for k, a in enumerate(agents):
+        if isinstance(a, str) and a.startswith("dmc:"):
+            copy = os.path.join(folder, f"model-{k}.safetensors")
+            try:
+                shutil.copyfile(a[len("dmc:") :], copy)
+            except OSError as e:
+                raise ValueError(f"agent '{a}': cannot read its model file ({e.strerror or e})") from None
+            a = f"dmc:{copy}"
+        out.append(a)
+    return out
+
+
+def _play_round_robin(
+    variant: Any,
+    rules: _core.Rules,
+    resolved: list[AgentLike],
+    labels: list[str],
+    pairs_ix: list[tuple[int, int]],
+    n: int,
+    base_seed: int,
+    eval_set: str | None,
+    threads: int,
+    batch: int,
+    progress: Callable[[int, int], Any] | None,
+) -> ArenaResult:
+    """Plays every pair of `resolved` (labelled `labels`) over deals 0..n-1 of `base_seed`."""
+    total = 2 * n * len(pairs_ix)
     played = 0
     start = time.perf_counter()
     pairs: list[dict[str, Any]] = []

@@ -47,29 +47,30 @@ def plot_winrate(result: ArenaResult, path: str | os.PathLike | IO[bytes]) -> No
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    labels = result["agents"]
-    m = np.array([[np.nan if x is None else x for x in row] for row in result["wp_matrix"]], dtype=float)
-    size = 1.2 + 0.9 * len(labels)
-    fig, ax = plt.subplots(figsize=(size + 1.2, size))
-    im = ax.imshow(m, vmin=0, vmax=1, cmap="RdBu")
-    ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
-    ax.set_yticks(range(len(labels)), labels)
-    for i in range(len(labels)):
-        for j in range(len(labels)):
-            if not np.isnan(m[i, j]):
-                ax.text(
-                    j,
-                    i,
-                    f"{m[i, j]:.2f}",
-                    ha="center",
-                    va="center",
-                    color="black" if 0.25 < m[i, j] < 0.75 else "white",
-                )
-    ax.set_title(f"{result['variant']}: WP of row vs column\n{result['deals']:,} duplicate deals a pair")
-    fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110, format="png")
-    plt.close(fig)
+    with plt.rc_context({"text.parse_math": False}):  # labels are drawn as given, "$" included
+        labels = result["agents"]
+        m = np.array([[np.nan if x is None else x for x in row] for row in result["wp_matrix"]], dtype=float)
+        size = 1.2 + 0.9 * len(labels)
+        fig, ax = plt.subplots(figsize=(size + 1.2, size))
+        im = ax.imshow(m, vmin=0, vmax=1, cmap="RdBu")
+        ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
+        ax.set_yticks(range(len(labels)), labels)
+        for i in range(len(labels)):
+            for j in range(len(labels)):
+                if not np.isnan(m[i, j]):
+                    ax.text(
+                        j,
+                        i,
+                        f"{m[i, j]:.2f}",
+                        ha="center",
+                        va="center",
+                        color="black" if 0.25 < m[i, j] < 0.75 else "white",
+                    )
+        ax.set_title(f"{result['variant']}: WP of row vs column\n{result['deals']:,} duplicate deals a pair")
+        fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+        fig.tight_layout()
+        fig.savefig(path, dpi=110, format="png")
+        plt.close(fig)
 
 
 def plot_score_diff(result: ArenaResult, path: str | os.PathLike | IO[bytes]) -> None:
@@ -79,26 +80,32 @@ def plot_score_diff(result: ArenaResult, path: str | os.PathLike | IO[bytes]) ->
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    pairs = result["pairs"]
-    cols = min(3, len(pairs))
-    rows = (len(pairs) + cols - 1) // cols
-    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.0 * rows), squeeze=False)
-    for ax, p in zip(axes.flat, pairs):
-        total = result.arrays[(p["a"], p["b"])]["score_diff"].sum(axis=1)
-        lo, hi = np.percentile(total, [0.5, 99.5]) if len(total) else (0, 1)
-        bins = np.arange(np.floor(lo) - 0.5, np.ceil(hi) + 1.5, max(1, (hi - lo) // 40))
-        ax.hist(np.clip(total, lo, hi), bins=bins, color="#3b75af")
-        ax.axvline(0, color="black", lw=0.8)
-        ax.axvline(2 * p["adp"], color="#c03d3e", lw=1.2, label=f"mean {2 * p['adp']:+.2f}")
-        ax.set_title(f"{p['a']} vs {p['b']}: WP {p['wp']:.3f}", fontsize=10)
-        ax.set_xlabel(f"{p['a']}'s score minus {p['b']}'s, per duplicate pair", fontsize=8)
-        ax.legend(fontsize=8)
-    for ax in list(axes.flat)[len(pairs) :]:
-        ax.axis("off")
-    fig.suptitle(f"{result['variant']}: score differences ({result['deals']:,} duplicate deals a pair)")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110, format="png")
-    plt.close(fig)
+    with plt.rc_context({"text.parse_math": False}):  # labels are drawn as given, "$" included
+        pairs = result["pairs"]
+        cols = min(3, len(pairs))
+        rows = (len(pairs) + cols - 1) // cols
+        fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.0 * rows), squeeze=False)
+        for ax, p in zip(axes.flat, pairs):
+            total = result.arrays[(p["a"], p["b"])]["score_diff"].sum(axis=1)
+            lo, hi = np.percentile(total, [0.5, 99.5]) if len(total) else (0, 1)
+            bins = np.arange(np.floor(lo) - 0.5, np.ceil(hi) + 1.5, max(1, (hi - lo) // 40))
+            ax.hist(np.clip(total, lo, hi), bins=bins, color="#3b75af")
+            ax.axvline(0, color="black", lw=0.8)
+            ax.axvline(2 * p["adp"], color="#c03d3e", lw=1.2, label=f"mean {2 * p['adp']:+.2f}")
+            ax.set_title(f"{p['a']} vs {p['b']}: WP {p['wp']:.3f}", fontsize=10)
+            ax.set_xlabel(f"{p['a']}'s score minus {p['b']}'s, per duplicate pair", fontsize=8)
+            ax.legend(fontsize=8)
+        for ax in list(axes.flat)[len(pairs) :]:
+            ax.axis("off")
+        fig.suptitle(f"{result['variant']}: score differences ({result['deals']:,} duplicate deals a pair)")
+        fig.tight_layout()
+        fig.savefig(path, dpi=110, format="png")
+        plt.close(fig)
+
+
+def cell(text: str) -> str:
+    """Text for a markdown table cell: a "|" in an agent's name must not open a column."""
+    return text.replace("|", "\\|")
 
 
 def interval(ci: list[float] | None, fmt: str, sep: str) -> str:
@@ -118,7 +125,7 @@ def pairs_table(pairs: list[dict[str, Any]], deals_column: bool = False) -> list
         w = p["pairs_won"]
         deals = f" {p['deals']:,} |" if deals_column else ""
         lines.append(
-            f"| {p['a']} | {p['b']} |{deals} {p['wp']:.3f} ({interval(p['wp_ci'], '.3f', '–')}) | "
+            f"| {cell(p['a'])} | {cell(p['b'])} |{deals} {p['wp']:.3f} ({interval(p['wp_ci'], '.3f', '–')}) | "
             f"{p['adp']:+.2f} ({interval(p['adp_ci'], '+.2f', ' to ')}) | {w['a']} / {w['b']} / {w['tied']} |"
         )
     return lines
@@ -134,7 +141,7 @@ def outcomes_table(pairs: list[dict[str, Any]]) -> list[str]:
     for p in pairs:
         o, g = p["outcomes"], p["by_agent"]
         lines.append(
-            f"| {p['a']} | {p['b']} | {o['a']['double']:.1%} | {o['a']['single']:.1%} | {o['b']['double']:.1%} | "
+            f"| {cell(p['a'])} | {cell(p['b'])} | {o['a']['double']:.1%} | {o['a']['single']:.1%} | {o['b']['double']:.1%} | "
             f"{o['b']['single']:.1%} | {o['draw']:.1%} | {g['a']['bombs_per_deal']:.2f} / {g['b']['bombs_per_deal']:.2f}"
             f" | {g['a']['max_stars_per_deal']:.2f} / {g['b']['max_stars_per_deal']:.2f} | "
             f"{g['a']['overtakes_per_deal']:.2f} / {g['b']['overtakes_per_deal']:.2f} |"
@@ -148,7 +155,7 @@ def ratings_table(result: ArenaResult) -> list[str]:
     for name, r in sorted(result["ratings"].items(), key=lambda kv: -kv[1]["rating"]):
         lv = result["levels"][name]
         lines.append(
-            f"| {name} | {r['rating']:+.0f} ({r['ci'][0]:+.0f} to {r['ci'][1]:+.0f}) | {lv['points']:,.0f} | "
+            f"| {cell(name)} | {r['rating']:+.0f} ({r['ci'][0]:+.0f} to {r['ci'][1]:+.0f}) | {lv['points']:,.0f} | "
             f"{lv['level']} {lv['title']} |"
         )
     return lines

@@ -330,12 +330,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
+    except AgentError as e:  # a Python agent failed (raised, or returned bad ids): name it in one line
+        hint = (
+            ""
+            if isinstance(e, ValueError)
+            else " (run it through shuangkou.arena / shuangkou.selfplay for the traceback)"
+        )
+        _error(f"{e}{hint}")
+        return 1
     except ValueError as e:
         _error(str(e))
         return 2
-    except AgentError as e:  # a Python agent raised: name it, and its exception, in one line
-        _error(f"{e} (run it through shuangkou.arena / shuangkou.selfplay for the traceback)")
-        return 1
     except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly (before OSError, its base)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

@@ -15,7 +15,7 @@ import gzip
 import math
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -47,6 +47,8 @@ def seat_agents(agents: AgentLike | Sequence[AgentLike]) -> list[AgentLike]:
     `agent(obs, mask, seats) -> action ids`, a `shuangkou.Agent`, or "module:callable"."""
     if isinstance(agents, Agent) or (callable(agents) and not isinstance(agents, str)):
         names: list[AgentLike] = [agents]
+    elif isinstance(agents, Mapping):
+        raise ValueError(f"agents: a name, a callable, an Agent or a list of them, got a {type(agents).__name__}")
     elif isinstance(agents, str):
         names = [a.strip() for a in agents.split(",")]
     else:
@@ -148,7 +150,8 @@ def selfplay(
     names, callables or `shuangkou.Agent` objects. threads: None or 0 for every core.
     replays: the first N deals (or "all") are written to replay_path as gzip JSON lines,
     each a record that `Game.from_json` replays exactly. progress(done) is called between
-    blocks of deals; returning False stops early.
+    blocks of deals; returning a false value other than None (False, numpy's False, 0)
+    stops early.
 
     With callables among the agents, `batch` deals run side by side in a vector env
     (built-in seats still play inside C++); each callable is called once per step with
@@ -173,9 +176,19 @@ def selfplay(
         raise ValueError(f"replays must be a count >= 0 or 'all', got {replays!r}")
     if replays_n and replay_path is None:
         raise ValueError("replays requested: give replay_path (a .jsonl.gz file)")
+    if replay_path is not None and not replays_n:
+        raise ValueError("replay_path given but replays is 0: ask for replays=N or 'all', or leave replay_path out")
+    if replay_path is not None and not isinstance(replay_path, (str, os.PathLike)):
+        raise ValueError(f"replay_path: a file name, got {type(replay_path).__name__} {replay_path!r}")
+
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress: a callable progress(done) or None, got {type(progress).__name__}")
 
     def report(done: int) -> bool:
-        return progress is None or progress(done) is not False
+        if progress is None:
+            return True
+        answer = progress(done)
+        return answer is None or bool(answer)  # False (numpy's too) stops; None goes on
 
     start = time.perf_counter()
     if all(isinstance(a, str) for a in names):

@@ -51,18 +51,28 @@ def _autoreset_mode() -> Any:
 
 
 def _seat_bots(opponents: str | Sequence[str | None] | Mapping[int, str] | None) -> list[str | None]:
+    """One built-in bot name or None per seat; ValueError naming a bad entry."""
     if opponents is None:
         return [None] * 4
     if isinstance(opponents, Mapping):
         bots: list[str | None] = [None] * 4
         for seat, name in opponents.items():
-            if seat not in range(4):
-                raise ValueError(f"opponents: seats are 0..3, got {seat!r}")
-            bots[seat] = name
+            if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or seat not in range(4):
+                raise ValueError(f"opponents: seats are the integers 0..3, got {seat!r}")
+            bots[int(seat)] = _bot_name(name, f"opponents[{int(seat)}]")
         return bots
-    if isinstance(opponents, str) or len(opponents) != 4:
+    if isinstance(opponents, str) or not isinstance(opponents, Sequence) or len(opponents) != 4:
         raise ValueError("opponents: a list of 4 entries (a built-in bot name or None per seat) or a {seat: name} dict")
-    return list(opponents)
+    return [None if name is None else _bot_name(name, f"opponents[{seat}]") for seat, name in enumerate(opponents)]
+
+
+def _bot_name(name: Any, what: str) -> str:
+    if not isinstance(name, str):
+        raise ValueError(
+            f"{what}: VectorEnv seats are played by built-in bots (a name such as 'heuristic'), got "
+            f"{type(name).__name__}; Python agents play through selfplay, the arena or the Gymnasium env"
+        )
+    return name.strip()
 
 
 class VectorEnv:

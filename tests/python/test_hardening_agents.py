@@ -12,6 +12,7 @@ one pair's memory need, not all pairs together.
 from __future__ import annotations
 
 import importlib
+import re
 import resource
 import signal
 import subprocess
@@ -21,7 +22,7 @@ import numpy as np
 import pytest
 import shuangkou as sk
 from cli_util import assert_cli_error, cli_command
-from shuangkou.agents import AgentError, resolve_agent
+from shuangkou.agents import AgentActionError, AgentError, resolve_agent
 
 selfplay_module = importlib.import_module("shuangkou.selfplay")  # (sk.selfplay is the function)
 
@@ -287,3 +288,218 @@ def test_a_reader_that_goes_away_is_not_an_error():
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert p.stderr.strip().splitlines()[-1] == "rc=0", p.stderr
     assert "error" not in p.stderr
+
+
+# ---------------------------------------------------------------------------- what a careful tester tried next
+
+
+def _exits(obs, mask, seats):
+    raise SystemExit(0)
+
+
+def test_an_agent_that_calls_sys_exit_is_an_agent_error():
+    """An agent calling sys.exit(0) ended the run silently: the CLI exited 0 having done nothing."""
+    with pytest.raises(AgentError, match="_exits.*SystemExit") as e:
+        sk.selfplay("classic", games=3, agents=[_exits, "random"], seed=1)
+    assert isinstance(e.value.__cause__, SystemExit)
+    with pytest.raises(AgentError):
+        sk.arena("classic", agents=[_exits, "random"], deals=2, seed=1)
+
+
+def test_cli_agent_that_exits_is_exit_code_1(tmp_path):
+    (tmp_path / "exiter.py").write_text("import sys\ndef agent(obs, mask, seats):\n    sys.exit(0)\n")
+    out = tmp_path / "out"
+    p = subprocess.run(
+        [*cli_command(), "selfplay", "--quiet", "--games", "3", "--agents", "exiter:agent", "--out", str(out)],
+        capture_output=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert p.returncode == 1
+    assert_cli_error(p, "agent agent", "SystemExit")
+    assert not (out / "summary.json").exists()
+
+
+@pytest.mark.parametrize(
+    "returned, needle",
+    [
+        (lambda m: [[1], [1, 2]], "not an array of action ids"),
+        (lambda m: _RaisesInArray(), "not an array of action ids"),
+        (lambda m: np.full(len(m), 10**6), "not an action id"),
+        (lambda m: np.zeros(len(m), dtype=np.float64), "integers"),
+    ],
+)
+def test_bad_returns_are_agent_action_errors_naming_the_agent(returned, needle):
+    """Unconvertible returns escaped as numpy's unnamed ValueError or a raw RuntimeError;
+    every bad return is an AgentActionError (both an AgentError and a ValueError)."""
+
+    def odd(obs, mask, seats):
+        return returned(mask)
+
+    with pytest.raises(AgentActionError, match=f"odd.*{needle}") as e:
+        sk.selfplay("classic", games=2, agents=[odd, "random"], seed=1)
+    assert isinstance(e.value, ValueError) and isinstance(e.value, AgentError)
+
+
+class _RaisesInArray:
+    def __array__(self, *args, **kwargs):
+        raise RuntimeError("can't convert cuda:0 device type tensor to numpy")
+
+
+def test_cli_agent_failures_share_exit_code_1(tmp_path):
+    """Bad action ids exited 2 (bad arguments) and a raising agent 1; both are agent failures."""
+    (tmp_path / "bad.py").write_text(
+        "import numpy as np\n"
+        "def illegal(obs, mask, seats):\n    return np.full(len(mask), 5, dtype=np.int64)\n"
+        "def raising(obs, mask, seats):\n    raise TypeError('boom')\n"
+    )
+    for spec in ("bad:illegal", "bad:raising"):
+        p = subprocess.run(
+            [*cli_command(), "selfplay", "--quiet", "--games", "3", "--agents", spec],
+            capture_output=True,
+            cwd=tmp_path,
+            timeout=120,
+        )
+        assert p.returncode == 1, (spec, p.stderr)
+        assert_cli_error(p, spec.split(":")[1])
+
+
+@pytest.mark.parametrize("name", ["first\nline", "tab\there", "nul\x00", "x" * 101])
+def test_agent_names_that_would_break_reports_are_refused(name):
+    class Named(sk.Agent):
+        def act(self, d):
+            return np.array([ids[0] for ids in d.legal_ids], dtype=np.int64)
+
+    agent = Named()
+    agent.name = name
+    with pytest.raises(ValueError, match="printable"):
+        sk.selfplay("classic", games=2, agents=[agent, "random"], seed=1)
+
+
+def test_an_agent_name_property_that_raises_is_a_value_error():
+    class P(sk.Agent):
+        @property
+        def name(self):
+            raise KeyError("x")
+
+        def act(self, d):
+            return np.array([ids[0] for ids in d.legal_ids], dtype=np.int64)
+
+    with pytest.raises(ValueError, match="P.*KeyError"):
+        sk.arena("classic", agents=[P(), "random"], deals=2)
+
+
+def test_labels_with_dollars_and_bars_do_not_break_the_report(tmp_path):
+    """A '$' in a label (an agent name, a dmc:PATH) failed the whole run at plot time in
+    matplotlib's mathtext; a '|' opened a column in the markdown tables."""
+    from shuangkou.arena_report import markdown, write_report
+
+    class Named(sk.Agent):
+        name = r"$\frac{$ a|b"
+
+        def act(self, d):
+            return np.array([ids[0] for ids in d.legal_ids], dtype=np.int64)
+
+    r = sk.arena("classic", agents=[Named(), "random"], deals=4, seed=1)
+    paths = write_report(r, tmp_path)
+    assert all(p.stat().st_size > 0 for p in paths)
+    tables: list[list[int]] = [[]]
+    for line in markdown(r).splitlines():
+        if line.startswith("|"):
+            tables[-1].append(len(re.findall(r"(?<!\\)\|", line)))  # columns: the unescaped bars
+        elif tables[-1]:
+            tables.append([])
+    assert len([t for t in tables if t]) == 3
+    assert all(len(set(t)) == 1 for t in tables if t), tables
+    assert r"a\|b" in markdown(r)
+
+
+def test_a_model_file_rewritten_during_the_arena_does_not_mix_networks(tmp_path):
+    """dmc:PATH was read again for every half of every pair: a training run rewriting the
+    file it evaluates mixed two networks under one label."""
+    import shutil
+
+    torch = pytest.importorskip("torch")
+    from shuangkou.dmc.net import QNetwork
+
+    path = tmp_path / "m.safetensors"
+    torch.manual_seed(0)
+    QNetwork(sk._core.observation_size(), sk._core.MOVE_FEATURE_SIZE, (8,)).save(path)
+    other = tmp_path / "other.safetensors"
+    torch.manual_seed(1)
+    QNetwork(sk._core.observation_size(), sk._core.MOVE_FEATURE_SIZE, (8,)).save(other)
+    agents = [f"dmc:{path}", "heuristic"]
+    steady = sk.arena("classic", agents=agents, deals=16, seed=1)
+
+    def rewrite(done, total):
+        if done >= total // 2:
+            shutil.copyfile(other, path)
+
+    changed = sk.arena("classic", agents=agents, deals=16, seed=1, batch=4, progress=rewrite)
+    assert changed["pairs"][0]["wp"] == steady["pairs"][0]["wp"]
+    assert changed["pairs"][0]["adp"] == steady["pairs"][0]["adp"]
+
+
+@pytest.mark.parametrize("progress", [5, "x"])
+def test_a_progress_that_is_not_callable_is_refused_before_anything_runs(progress):
+    with pytest.raises(ValueError, match="progress"):
+        sk.selfplay("classic", games=10, progress=progress)
+    with pytest.raises(ValueError, match="progress"):
+        sk.arena("classic", agents=["random", "greedy"], deals=2, progress=progress)
+
+
+def test_progress_returning_numpy_false_stops():
+    calls = []
+
+    def stop(done):
+        calls.append(done)
+        return np.False_
+
+    r = sk.selfplay("classic", games=200_000, agents="random", progress=stop, threads=1)
+    assert r["games"] < 200_000 and len(calls) == 1
+
+
+def test_selfplay_refuses_what_it_would_ignore(tmp_path):
+    with pytest.raises(ValueError, match="agents"):
+        sk.selfplay("classic", games=2, agents={"random": 1, "greedy": 2})
+    with pytest.raises(ValueError, match="replays is 0"):
+        sk.selfplay("classic", games=2, replay_path=tmp_path / "r.jsonl.gz")
+    with pytest.raises(ValueError, match="replay_path"):
+        sk.selfplay("classic", games=2, replays=1, replay_path=1)
+
+
+def test_vector_env_opponents_are_checked():
+    def callable_bot(obs, mask, seats):
+        return mask.argmax(axis=1)
+
+    with pytest.raises(ValueError, match="built-in bots"):
+        sk.VectorEnv(num_envs=2, variant="classic", opponents={1: callable_bot})
+    with pytest.raises(ValueError, match="seats are the integers"):
+        sk.VectorEnv(num_envs=2, variant="classic", opponents={True: "random"})
+    with pytest.raises(ValueError, match="opponents"):
+        sk.VectorEnv(num_envs=2, variant="classic", opponents=(x for x in [None, "random", None, "random"]))
+    env = sk.VectorEnv(num_envs=2, variant="classic", opponents={1: " heuristic "})  # stripped, as elsewhere
+    env.reset(seed=0)
+
+
+def test_gym_env_refuses_a_non_finite_illegal_reward_and_reentry():
+    pytest.importorskip("gymnasium")
+    from shuangkou.envs.gym_env import ShuangkouEnv
+
+    for bad in (float("nan"), float("inf"), 10**400):
+        with pytest.raises(ValueError, match="illegal_reward"):
+            ShuangkouEnv("classic", illegal_reward=bad)
+
+    holder = {}
+
+    def meddler(obs, mask, seats):
+        holder["env"].step(0)  # an opponent stepping the env it plays in
+
+    env = ShuangkouEnv("classic", opponents=meddler)
+    holder["env"] = env
+    with pytest.raises(AgentError) as e:
+        obs, info = env.reset(seed=1)
+        while True:  # the learner's moves until an opponent decides
+            obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+            assert not terminated
+    assert isinstance(e.value.__cause__, RuntimeError) and "inside the opponents" in str(e.value.__cause__)

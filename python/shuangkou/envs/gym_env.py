@@ -133,6 +133,8 @@ class ShuangkouEnv(gymnasium.Env):
             raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTION)}, got {illegal_action!r}")
         if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float, np.number)):
             raise ValueError(f"illegal_reward must be a number, got {illegal_reward!r}")
+        if not -1e9 <= illegal_reward <= 1e9:  # (NaN fails this too)
+            raise ValueError(f"illegal_reward must be a finite number in [-1e9, 1e9], got {illegal_reward!r:.40}")
         if render_mode == "rgb_array":
             # stable-baselines3's make_vec_env asks every env id for "rgb_array" by default
             gymnasium.logger.warn("ShuangkouEnv renders text only ('ansi', 'human'): render_mode='rgb_array' ignored")
@@ -170,6 +172,7 @@ class ShuangkouEnv(gymnasium.Env):
         # raised mid-step; "closed".
         self._phase = "idle"
         self._why_broken = ""
+        self._in_opponent = False  # an opponent callable is deciding (step/reset refused meanwhile)
         self._actions: list[int] = []  # external actions of the current deal (for pickling)
         self._obs = np.zeros(self.observation_size, np.float32)
         self._mask = np.zeros(self.num_actions, np.int8)
@@ -201,11 +204,14 @@ class ShuangkouEnv(gymnasium.Env):
             try:
                 # Checked: an id legal there (ValueError), and an exception of the
                 # opponent's own becomes an AgentError naming it.
+                self._in_opponent = True
                 a = int(decide(self._opponent, self._core, np.array([0]), self.rules, f"opponents for seat {seat}")[0])
             except BaseException as e:
                 # The deal cannot go on: the learner's next action would land on this seat.
                 self._phase, self._why_broken = "broken", f"{type(e).__name__}: {e}"
                 raise
+            finally:
+                self._in_opponent = False
             if self._step_core(a):
                 return True
         return False
@@ -214,6 +220,7 @@ class ShuangkouEnv(gymnasium.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        self._refuse_reentry("reset")
         if self._phase == "closed":
             raise RuntimeError("the env is closed: make a new one")
         if seed is not None:
@@ -233,7 +240,15 @@ class ShuangkouEnv(gymnasium.Env):
             self._print()
         return self._obs.copy(), self._info()
 
+    def _refuse_reentry(self, what: str) -> None:
+        if self._in_opponent:
+            raise RuntimeError(
+                f"{what}() called from inside the opponents' decision: an opponent must not step or reset the env "
+                "it plays in"
+            )
+
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        self._refuse_reentry("step")
         if self._phase != "playing":
             raise RuntimeError(
                 {
@@ -375,6 +390,7 @@ class ShuangkouEnv(gymnasium.Env):
     def __setstate__(self, state: dict[str, Any]) -> None:
         seed, episode = state.pop("_core_snapshot")
         self.__dict__.update(state)
+        self._in_opponent = False  # (a copy is not inside anybody's decision)
         self.catalogue = self.rules.catalogue
         self._shown = None
         core = _core.VectorEnvCore(self.rules, 1, seed, 1, self._bots, self.reward_mode, True)
