@@ -9,6 +9,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from . import Rules, __version__, _core, parse_cards, preset_names
@@ -328,8 +329,15 @@ def _error(message: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    return run_command(args.func, args)
+
+
+def run_command(func: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """Runs a command, turning every expected failure into one `error:` line on stderr and
+    its exit code (docs/errors.md): 2 bad input, 1 an agent that failed, an output that
+    cannot be written or memory, 130 Ctrl-C; 0 when the reader of stdout went away."""
     try:
-        return args.func(args)
+        return func(args)
     except AgentError as e:  # a Python agent failed (raised, or returned bad ids): name it in one line
         hint = (
             ""

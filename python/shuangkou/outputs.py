@@ -71,6 +71,8 @@ def output_file(path: str | os.PathLike, mode: str = "w", **kwargs: Any) -> Iter
         os.fchmod(fd, _FILE_MODE)  # (mkstemp makes it private)
         with os.fdopen(fd, mode, **kwargs) as f:
             yield f
+            f.flush()
+            os.fsync(f.fileno())  # on disk before the rename: a crash leaves the old file or the new one
         os.replace(tmp, path)
         tmp = None
     except OSError as e:

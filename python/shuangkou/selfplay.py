@@ -73,7 +73,7 @@ def seat_agents(agents: AgentLike | Sequence[AgentLike]) -> list[AgentLike]:
 
 
 # Bytes per deal a run holds: the C++ result plus its numpy copy.
-_BYTES_PER_DEAL = _core.DEAL_RESULT_BYTES + 52
+BYTES_PER_DEAL = _core.DEAL_RESULT_BYTES + 52
 
 
 def available_memory() -> int | None:
@@ -92,7 +92,7 @@ def check_memory(games: int, what: str | None = None) -> None:
     """ValueError, before anything runs, when the per-deal results of `games` deals
     would not fit in the memory available now; `what` names the request in the message
     (default: games=N)."""
-    need = games * _BYTES_PER_DEAL
+    need = games * BYTES_PER_DEAL
     have = available_memory()
     if have is not None and need > 0.8 * have:
         raise ValueError(

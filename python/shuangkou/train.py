@@ -51,11 +51,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     add_arguments(parser)
     args = parser.parse_args(argv)
-    try:
-        return run(args)
-    except (ValueError, OSError) as e:
-        print(f"error: {e}".replace("\n", "; "), file=sys.stderr)
-        return 2
+    from .cli import run_command  # one "error:" line and the exit codes of `shuangkou train`
+
+    return run_command(run, args)
 
 
 if __name__ == "__main__":

@@ -245,14 +245,17 @@ def nesting(depth: int, form: int, inner: bytes) -> bytes:
     return b"[" * depth + inner
 
 
-def mutate(data: bytes) -> bytes:
-    """The text an input stands for: a preset mutated as the input says, or
-    the input's own bytes (mutation 0)."""
+def mutate(data: bytes, seeds: list[bytes] | None = None) -> bytes:
+    """The text an input stands for: a preset (or one of `seeds`, for another
+    target: tests/fuzz/train_config_fuzz.py) mutated as the input says, or the
+    input's own bytes (mutation 0)."""
     if not data:
         return b""
+    seeds = SEEDS if seeds is None else seeds
     op = data[0] % 12
     b1 = data[1] if len(data) > 1 else 0
-    seed, lines = SEEDS[b1 % len(SEEDS)], SEED_LINES[b1 % len(SEEDS)]
+    seed = seeds[b1 % len(seeds)]
+    lines = SEED_LINES[b1 % len(seeds)] if seeds is SEEDS else _entry_lines(seed)
     a = int.from_bytes(data[2:4].ljust(2, b"\0"), "little")
     b = int.from_bytes(data[4:6].ljust(2, b"\0"), "little")
     payload = data[6:]
@@ -448,7 +451,9 @@ def _random_input(rng: random.Random, op: int | None = None) -> bytes:
     return head + body
 
 
-def _standalone(argv: list[str]) -> int:
+def _standalone(argv: list[str], test=None, name: str = "config_fuzz") -> int:
+    """The seeded random-input loop over `test` (this target's by default)."""
+    test = test or TestOneInput
     runs, seed, max_time, files = -1, 1, 0.0, []
     for arg in argv:
         if arg.startswith("-runs="):
@@ -461,9 +466,9 @@ def _standalone(argv: list[str]) -> int:
             pass  # other libFuzzer flags mean nothing here
         elif os.path.isfile(arg):
             files.append(arg)
-    for name in files:
-        TestOneInput(Path(name).read_bytes())
-        print(f"config_fuzz: {name} passes")
+    for file in files:
+        test(Path(file).read_bytes())
+        print(f"{name}: {file} passes")
     if files:
         return 0
     rng = random.Random(seed)
@@ -471,14 +476,14 @@ def _standalone(argv: list[str]) -> int:
     while run != runs and not (max_time and time.monotonic() - start > max_time):
         data = _random_input(rng)
         try:
-            TestOneInput(data)
+            test(data)
         except BaseException:
-            name = f"crash-config_fuzz-{seed}-{run}"
-            Path(name).write_bytes(data)
-            print(f"config_fuzz: the failing input is in {name}", file=sys.stderr)
+            crash = f"crash-{name}-{seed}-{run}"
+            Path(crash).write_bytes(data)
+            print(f"{name}: the failing input is in {crash}", file=sys.stderr)
             raise
         run += 1
-    print(f"config_fuzz: {run} inputs, no property broken (random inputs: atheris is not installed)")
+    print(f"{name}: {run} inputs, no property broken (random inputs: atheris is not installed)")
     return 0
 
 

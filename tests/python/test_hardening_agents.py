@@ -239,7 +239,7 @@ def test_an_output_that_is_not_a_regular_file_is_refused_before_the_run(tmp_path
 
 def test_the_arena_checks_the_memory_of_all_pairs(monkeypatch):
     deals = 1000
-    one_pair = 2 * deals * selfplay_module._BYTES_PER_DEAL
+    one_pair = 2 * deals * selfplay_module.BYTES_PER_DEAL
     # One pair fits easily; the six pairs of four agents together do not.
     monkeypatch.setattr(selfplay_module, "available_memory", lambda: int(3 * one_pair / 0.8))
     with pytest.raises(ValueError, match="6 pairs"):

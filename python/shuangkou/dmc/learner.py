@@ -19,32 +19,92 @@ sample carries the version that chose it). Acting and learning alternate, so on 
 small machine the two never compete for the cores.
 
 Every `eval_every` updates (and at the end) the learner writes `model.safetensors` (the
-model file, docs/model_format.md) and `checkpoint.pt` (the optimizer state, read back
-with ``torch.load(..., weights_only=True)``; a resumed run starts with an empty replay
-buffer and the teacher's share where it was), and plays `eval_deals` duplicate deals
-against `eval_opponent` through the arena (`dmc:OUT/model.safetensors`). Logs:
-`train.csv` (update, samples, loss, decisions/s, elapsed) and `eval.csv` (update, WP
-with its interval, ADP with its interval); `curve.png` plots both.
+model file, docs/model_format.md), plays `eval_deals` duplicate deals against
+`eval_opponent` (a built-in bot) through the arena (`dmc:OUT/model.safetensors`) and then
+writes `checkpoint.pt`: the weights, Adam's state, the counters and the config as a plain
+dict, read back with ``torch.load(..., weights_only=True)``. Logs: `train.csv` (update,
+samples, loss, decisions/s, elapsed) and `eval.csv` (update, WP with its interval, ADP with
+its interval); `curve.png` plots both. Every file is written whole (a temporary name, then
+a rename), so an interrupt never leaves half a checkpoint or model.
+
+Before the first update the learner checks every setting's range, that the run's memory
+(replay buffer, actors, a collection, a batch, the network with Adam's state, the
+evaluation's per-deal results) fits in the memory available, and that every output in
+`out` can be written; each failure is a ValueError naming the setting or file.
+
+`resume=True` goes on from the checkpoint: the weights, Adam's state, the update and
+weights-version counters, the sample and time counts; new deals and an empty replay
+buffer, the teacher's share where it was. The checkpoint is the point a resume starts
+from: `train.csv` and `eval.csv` rows after its update (written after it, before an
+interrupt) are dropped, so the logs run on without gaps or repeats. A resume takes a
+config that matches the checkpoint's except in RESUME_MAY_CHANGE: `updates` (raise it to
+train on), `lr` and `lr_end` (the schedule), `threads`, `device` and the logging and
+evaluation settings (`log_every`, `eval_every`, `eval_deals`, `eval_opponent`); any other
+difference (the variant, the network, the reward, the actors' and the batch's settings,
+the seed) is refused, naming the settings. A fresh run (no resume) starts the folder's
+logs and checkpoint over.
 """
 
 from __future__ import annotations
 
+import ast
 import csv
 import dataclasses
+import io
 import math
 import os
+import signal
+import stat
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
-import yaml
 
 from .. import _core
-from ..agents import resolve_agent
 from ..arena import arena
-from .net import QNetwork
+from ..config import read_mapping, shown
+from ..outputs import output_file, prepare_out
+from ..selfplay import BYTES_PER_DEAL, available_memory
+from .net import MAX_HIDDEN_LAYERS, MAX_WIDTH, QNetwork
+
+# Settings a resume may change (the rest must match the checkpoint's config).
+RESUME_MAY_CHANGE = (
+    "updates",
+    "lr",
+    "lr_end",
+    "threads",
+    "device",
+    "log_every",
+    "eval_every",
+    "eval_deals",
+    "eval_opponent",
+)
+# The files a run writes into `out`.
+OUTPUTS = ("model.safetensors", "checkpoint.pt", "train.csv", "eval.csv", "curve.png")
+MAX_COUNT = 1 << 40  # the most of any count (updates, decisions, deals, ...)
+MAX_ENVS = 1 << 20  # the most actor envs
+MAX_BASES = 16  # the longest chain of base: files
+# Bytes an actor env holds: its deal, observations and the decisions of the deal under
+# way (about 300 KB measured for baibian, rounded up).
+ENV_BYTES = 1 << 19
+_EXPECTED = "expected a mapping of training settings, one 'name: value' per line (configs/train/*.yaml)"
+_INTS = {  # name -> (least, most)
+    "num_envs": (1, MAX_ENVS),
+    "threads": (0, _core.MAX_THREADS),
+    "teacher_updates": (0, MAX_COUNT),
+    "collect": (1, MAX_COUNT),
+    "replay": (0, MAX_COUNT),
+    "batch_size": (1, MAX_COUNT),
+    "updates": (1, MAX_COUNT),
+    "push_every": (1, MAX_COUNT),
+    "log_every": (1, MAX_COUNT),
+    "eval_every": (1, MAX_COUNT),
+    "eval_deals": (1, MAX_COUNT),
+    "seed": (0, 2**64 - 1),
+}
 
 
 @dataclasses.dataclass
@@ -52,7 +112,7 @@ class TrainConfig:
     """Every training setting (configs/train/*.yaml give them all)."""
 
     variant: str = "baibian"  # a preset or a variant YAML file
-    hidden: tuple[int, ...] = (256, 128)  # hidden layer widths
+    hidden: tuple[int, ...] = (256, 128)  # hidden layer widths (1..64 layers of 1..65536)
     reward: str = "win"  # the Monte-Carlo target: win, score or log
     epsilon: float = 0.05  # the actors' exploration
     num_envs: int = 256  # deals the actors step side by side
@@ -72,92 +132,97 @@ class TrainConfig:
     log_every: int = 50  # updates between train.csv rows
     eval_every: int = 1000  # updates between evaluations
     eval_deals: int = 1000  # duplicate deals an evaluation
-    eval_opponent: str = "heuristic"  # the evaluation's opponent
-    seed: int = 1
+    eval_opponent: str = "heuristic"  # the evaluation's opponent: a built-in bot
+    seed: int = 1  # 0..2**64-1
     device: str = "auto"  # auto, cpu or cuda
 
     @classmethod
     def from_yaml(cls, path: str | os.PathLike) -> TrainConfig:
-        """Reads a config file; ValueError naming an unknown key or a bad value.
+        """Reads a config file; ValueError naming the file (and line) for a file that
+        cannot be read (see shuangkou.config.read_text: a regular UTF-8 file of at most
+        1 MiB), bad YAML, a key given twice, an unknown key or a bad value.
 
         `base: FILE` (relative to the config's folder) takes every setting from FILE
-        that this file does not give."""
-        return cls.from_dict(_read_yaml(Path(path), ()), str(path))
+        that this file does not give; FILE is read the same way."""
+        values = _read_yaml(Path(path), ())
+        return cls.from_dict(
+            {k: v for k, (v, _) in values.items()}, os.fspath(path), {k: at for k, (_, at) in values.items()}
+        )
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], where: str = "config") -> TrainConfig:
-        fields = {f.name: f for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - set(fields))
+    def from_dict(cls, data: dict[str, Any], where: str = "config", lines: dict[str, str] | None = None) -> TrainConfig:
+        """The config of `data`'s settings (the rest take their defaults); ValueError
+        naming `where` (or the setting's place in `lines`) for an unknown setting or a
+        bad value."""
+        lines = lines or {}
+        fields = [f.name for f in dataclasses.fields(cls)]
+        unknown = sorted(set(data) - set(fields), key=str)
         if unknown:
-            raise ValueError(f"{where}: unknown setting(s) {', '.join(unknown)} (known: {', '.join(fields)})")
-        values: dict[str, Any] = {}
-        for name, value in data.items():
-            default = getattr(cls(), name)
-            ok = not isinstance(value, bool)
-            if isinstance(default, tuple):
-                ok = ok and isinstance(value, list) and bool(value)
-                ok = ok and all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in value)
-                value = tuple(value) if ok else value
-            elif isinstance(default, float):
-                ok = ok and isinstance(value, (int, float))
-                value = float(value) if ok else value
-            else:
-                ok = ok and isinstance(value, type(default))
-            if not ok:
-                kind = "list of widths" if isinstance(default, tuple) else type(default).__name__
-                raise ValueError(f"{where}: {name}: {value!r} is not a valid {kind}")
-            values[name] = value
+            raise ValueError(
+                f"{lines.get(unknown[0], where)}: unknown setting(s) {', '.join(u if isinstance(u, str) and u.isidentifier() else shown(u, 40) for u in unknown[:5])}"
+                f"{' ...' if len(unknown) > 5 else ''} (known: {', '.join(fields)})"
+            )
+        values = {name: _coerce(name, value, lines.get(name, where)) for name, value in data.items()}
         config = cls(**values)
-        config.check(where)
+        config.check(where, lines)
         return config
 
-    def check(self, where: str = "config") -> None:
-        positive = (
-            "num_envs",
-            "collect",
-            "batch_size",
-            "updates",
-            "push_every",
-            "log_every",
-            "eval_every",
-            "eval_deals",
-        )
-        for name in positive:
-            if getattr(self, name) < 1:
-                raise ValueError(f"{where}: {name} must be at least 1, got {getattr(self, name)}")
+    def as_dict(self) -> dict[str, Any]:
+        """The settings as a dict of plain values (hidden as a list), as the checkpoint keeps them."""
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()}
+
+    def check(self, where: str = "config", lines: dict[str, str] | None = None) -> None:
+        """ValueError naming the setting (and `where`, or its place in `lines`) for a value
+        of the wrong type or out of its range, or settings that do not go together."""
+        lines = lines or {}
+
+        def fail(name: str, message: str) -> ValueError:
+            return ValueError(f"{lines.get(name, where)}: {name}: {message}")
+
+        for f in dataclasses.fields(self):
+            _coerce(f.name, getattr(self, f.name), lines.get(f.name, where))
+        for name, (lo, hi) in _INTS.items():
+            value = getattr(self, name)
+            if not lo <= value <= hi:
+                raise fail(name, f"must be an integer {lo}..{hi:,}, got {shown(value)}")
+        if not 1 <= len(self.hidden) <= MAX_HIDDEN_LAYERS or not all(1 <= h <= MAX_WIDTH for h in self.hidden):
+            raise fail(
+                "hidden",
+                f"1..{MAX_HIDDEN_LAYERS} layer widths of 1..{MAX_WIDTH} (the model format's limits), "
+                f"got {shown(list(self.hidden))}",
+            )
         for name in ("epsilon", "opponent_share", "teacher_start"):
             if not 0 <= getattr(self, name) <= 1:
-                raise ValueError(f"{where}: {name} must be in [0, 1], got {getattr(self, name)}")
-        for name in ("replay", "teacher_updates"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{where}: {name} must be at least 0, got {getattr(self, name)}")
+                raise fail(name, f"must be in [0, 1], got {getattr(self, name)}")
+        if not (self.lr > 0 and math.isfinite(self.lr)):
+            raise fail("lr", f"must be a positive number, got {self.lr}")
+        if not (0 <= self.lr_end <= self.lr and math.isfinite(self.lr_end)):
+            raise fail("lr_end", f"must be in [0, lr], got {self.lr_end}")
+        if self.reward not in ("win", "score", "log"):
+            raise fail("reward", f"must be win, score or log, got {shown(self.reward)}")
+        if self.device not in ("auto", "cpu", "cuda"):
+            raise fail("device", f"must be auto, cpu or cuda, got {shown(self.device)}")
         if 0 < self.replay < self.batch_size:
-            raise ValueError(f"{where}: replay ({self.replay}) must hold at least batch_size ({self.batch_size})")
+            raise fail("replay", f"{self.replay} must hold at least batch_size ({self.batch_size})")
         if self.replay == 0 and self.collect < self.batch_size:
-            raise ValueError(f"{where}: without a replay buffer collect must be at least batch_size")
+            raise fail("collect", f"without a replay buffer collect must be at least batch_size ({self.batch_size})")
         if (self.opponent == "self") != (self.opponent_share == 0):
-            raise ValueError(f"{where}: opponent and opponent_share go together (self with 0, a bot with a share)")
+            raise fail("opponent", "opponent and opponent_share go together (self with 0, a bot with a share)")
         if (self.teacher == "none") != (self.teacher_start == 0 or self.teacher_updates == 0):
-            raise ValueError(f"{where}: teacher, teacher_start and teacher_updates go together (none with 0)")
-        for name in ("opponent", "teacher"):
-            if getattr(self, name) not in ("self", "none"):
-                _core.bot_label(getattr(self, name))  # an unknown bot is named here
+            raise fail("teacher", "teacher, teacher_start and teacher_updates go together (none with 0)")
+        for name, none in (("opponent", "self"), ("teacher", "none"), ("eval_opponent", None)):
+            if getattr(self, name) != none:
+                _check_bot(getattr(self, name), lines.get(name, where), name, none)
         for opponent, envs, _ in self.groups():
             if envs < 8:
-                raise ValueError(
-                    f"{where}: num_envs ({self.num_envs}) gives {envs} deals to the "
-                    f"{opponent or 'self-play'} group (at least 8)"
+                raise fail(
+                    "num_envs",
+                    f"{self.num_envs} gives {envs} deals to the {opponent or 'self-play'} group (at least 8)",
                 )
-        if not (self.lr > 0 and math.isfinite(self.lr)):
-            raise ValueError(f"{where}: lr must be a positive number, got {self.lr}")
-        if not (0 <= self.lr_end <= self.lr and math.isfinite(self.lr_end)):
-            raise ValueError(f"{where}: lr_end must be in [0, lr], got {self.lr_end}")
-        if self.reward not in ("win", "score", "log"):
-            raise ValueError(f"{where}: reward must be win, score or log, got {self.reward!r}")
-        if self.device not in ("auto", "cpu", "cuda"):
-            raise ValueError(f"{where}: device must be auto, cpu or cuda, got {self.device!r}")
-        _core.Rules(self.variant)  # a bad variant is reported here
-        resolve_agent(self.eval_opponent)
+        try:
+            _core.Rules(self.variant)
+        except ValueError as e:  # (its message names the preset or file)
+            raise fail("variant", _cut(str(e))) from None
 
     def groups(self) -> list[tuple[str | None, int, float]]:
         """The actor groups: (opponent bot or None for self-play, envs, share of the decisions)."""
@@ -169,6 +234,34 @@ class TrainConfig:
             (self.opponent, against, self.opponent_share),
         ]
         return [g for g in groups if g[2] > 0]
+
+    def memory_needs(self) -> dict[str, int]:
+        """About how many bytes of memory the run needs, by the setting that sizes each
+        part: the replay buffer, the actors' envs, one collection (the C++ samples,
+        their numpy copy, the tensors), a batch (with its activations), the network
+        (weights, gradients, Adam's moments, the actors' and the evaluation's C++
+        copies) and the evaluation's per-deal results."""
+        obs, move = _core.observation_size(), _core.MOVE_FEATURE_SIZE
+        row = (obs + move + 1) * 4
+        h = self.hidden
+        params = (obs + move + 1) * h[0] + sum((a + 1) * b for a, b in zip(h, h[1:])) + h[-1] + 1
+        return {
+            "replay": self.replay * row,
+            "num_envs": self.num_envs * ENV_BYTES,
+            "collect": self.collect * (row + 24) * 3,
+            "batch_size": self.batch_size * (2 * row + 3 * 4 * sum(h)),
+            "hidden": params * 4 * (6 + len(self.groups())),
+            "eval_deals": self.eval_deals * (2 * BYTES_PER_DEAL + 16),
+        }
+
+    def check_memory(self, device: torch.device | None = None) -> None:
+        """ValueError naming the settings that need the most, when the run would not fit
+        in the memory available now (and, for a CUDA device, in its free memory)."""
+        needs = self.memory_needs()
+        _fits(needs, available_memory(), "memory")
+        if device is not None and device.type == "cuda":
+            on_device = {k: needs[k] for k in ("replay", "batch_size", "hidden")} | {"collect": needs["collect"] // 3}
+            _fits(on_device, torch.cuda.mem_get_info(device)[0], f"free memory on {device}")
 
     def learning_rate(self, update: int) -> float:
         """Adam's learning rate for `update` (1-based)."""
@@ -183,19 +276,82 @@ class TrainConfig:
         return self.teacher_start * max(0.0, 1 - update / self.teacher_updates)
 
 
-def _read_yaml(path: Path, seen: tuple[Path, ...]) -> dict[str, Any]:
-    if path.resolve() in seen:
+_DEFAULTS = TrainConfig()
+
+
+def _coerce(name: str, value: Any, where: str) -> Any:
+    """`value` as the type of setting `name` (a list of widths becomes a tuple, an int a
+    float where a float is due); ValueError naming it otherwise."""
+    default = getattr(_DEFAULTS, name)
+    ok = not isinstance(value, bool)
+    if isinstance(default, tuple):
+        ok = ok and isinstance(value, (list, tuple)) and bool(value)
+        ok = ok and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        value = tuple(value) if ok else value
+    elif isinstance(default, float):
+        ok = ok and isinstance(value, (int, float))
+        try:
+            value = float(value) if ok else value
+        except OverflowError:  # an int past float's range
+            ok = False
+    else:
+        ok = ok and isinstance(value, type(default))
+    if not ok:
+        kind = "list of widths" if isinstance(default, tuple) else type(default).__name__
+        raise ValueError(f"{where}: {name}: {shown(value)} is not a valid {kind}")
+    return value
+
+
+def _check_bot(value: str, where: str, name: str, none: str | None) -> None:
+    """ValueError naming setting `name` unless `value` is a built-in bot (C++: a config
+    never loads Python code)."""
+    names = _core.bot_names()
+    if value.partition(":")[0] not in names:
+        also = f" or {none}" if none else ""
+        raise ValueError(
+            f"{where}: {name}: {shown(value)} is not a built-in bot ({', '.join(names)}; "
+            f"search:ROLLOUTS, dmc:MODEL){also}"
+        )
+    try:
+        _core.bot_label(value)
+    except ValueError as e:  # a bad budget, a model file that does not read
+        raise ValueError(f"{where}: {name}: {_cut(str(e))}") from None
+
+
+def _cut(message: str, limit: int = 400) -> str:
+    """A message from elsewhere (the core's), cut to about `limit` characters: it may
+    echo a huge value whole."""
+    return message if len(message) <= limit else f"{message[: limit - 50]}... ({len(message):,} characters)"
+
+
+def _fits(needs: dict[str, int], have: int | None, what: str) -> None:
+    total = sum(needs.values())
+    if have is None or total <= 0.8 * have:
+        return
+    gib = 2**30
+    big = sorted(((b, k) for k, b in needs.items() if b >= 0.05 * total), reverse=True)[:3]
+    parts = ", ".join(f"{k} ({b / gib:,.1f} GiB)" for b, k in big)
+    raise ValueError(
+        f"the run needs about {total / gib:,.1f} GiB of memory, more than the {have / gib:,.1f} GiB of {what} "
+        f"available; most of it for {parts}: lower {big[0][1]}"
+    )
+
+
+def _read_yaml(path: Path, seen: tuple[str, ...]) -> dict[str, tuple[Any, str]]:
+    """{setting: (value, "file:line")} of a config file and its base files."""
+    values = read_mapping(path, "training config", _EXPECTED)
+    real = os.path.realpath(path)
+    if real in seen:
         raise ValueError(f"{path}: the base settings include themselves")
-    with open(path, encoding="utf-8") as f:
-        data = yaml.safe_load(f) or {}
-    if not isinstance(data, dict):
-        raise ValueError(f"{path}: a training config is a mapping of settings")
-    base = data.pop("base", None)
-    if base is None:
+    if len(seen) >= MAX_BASES:
+        raise ValueError(f"{path}: more than {MAX_BASES} base files in a chain")
+    data = {k: (v, f"{path}:{line}") for k, (v, line) in values.items() if k != "base"}
+    if "base" not in values:
         return data
-    if not isinstance(base, str):
-        raise ValueError(f"{path}: base: {base!r} is not a file name")
-    return {**_read_yaml(path.parent / base, (*seen, path.resolve())), **data}
+    base, line = values["base"]
+    if not isinstance(base, str) or not base:
+        raise ValueError(f"{path}:{line}: base: {shown(base)} is not a file name")
+    return {**_read_yaml(path.parent / base, (*seen, real)), **data}
 
 
 class Replay:
@@ -224,7 +380,7 @@ def _device(name: str) -> torch.device:
     if name == "auto":
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     if name == "cuda" and not torch.cuda.is_available():
-        raise ValueError("device cuda: no CUDA device is available (use cpu or auto)")
+        raise ValueError("device: cuda, but no CUDA device is available (use cpu or auto)")
     return torch.device(name)
 
 
@@ -237,6 +393,39 @@ def _append_csv(path: Path, row: dict[str, Any]) -> None:
         w.writerow(row)
 
 
+def _log_rows(path: Path, update: int) -> tuple[list[dict[str, str]], str | None]:
+    """The rows of a log (train.csv, eval.csv) up to `update`, and the file's new text
+    without the rows after it (written after the checkpoint, before an interrupt) and
+    without a last row cut short (None: nothing to drop); ValueError naming the file
+    when it is not such a log."""
+    if not path.exists():
+        return [], None
+    try:
+        text = path.read_text(encoding="utf-8")
+        rows = list(csv.reader(io.StringIO(text, newline="")))
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
+        raise ValueError(f"--resume: cannot read the log '{path}': {shown(str(e), 200)}") from None
+    if not rows:
+        return [], None
+    header, keep = rows[0], []
+    if not header or header[0] != "update":
+        raise ValueError(f"--resume: '{path}' is not a log of this learner (its first column is not update)")
+    for i, r in enumerate(rows[1:], start=2):
+        whole = len(r) == len(header) and r[0].isdigit()
+        if whole and int(r[0]) > update:
+            break
+        if not whole:
+            if i == len(rows):  # cut short by an interrupt
+                break
+            raise ValueError(f"--resume: '{path}' line {i} is not a row of the log: {shown(','.join(r))}")
+        keep.append(r)
+    if len(keep) == len(rows) - 1:
+        return [dict(zip(header, r)) for r in keep], None
+    new = io.StringIO()
+    csv.writer(new).writerows([header, *keep])
+    return [dict(zip(header, r)) for r in keep], new.getvalue()
+
+
 def plot_curve(out: Path) -> None:
     """curve.png from train.csv (loss) and eval.csv (WP with its interval)."""
     import matplotlib
@@ -244,56 +433,169 @@ def plot_curve(out: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (a, b) = plt.subplots(1, 2, figsize=(10, 3.6))
-    if (out / "train.csv").exists():
-        rows = list(csv.DictReader(open(out / "train.csv", encoding="utf-8")))
-        a.plot([int(r["update"]) for r in rows], [float(r["loss"]) for r in rows], color="#3b75af")
-    a.set_xlabel("update")
-    a.set_ylabel("loss (MSE of Q against the return)")
-    if (out / "eval.csv").exists():
-        rows = list(csv.DictReader(open(out / "eval.csv", encoding="utf-8")))
-        x = [int(r["update"]) for r in rows]
-        b.plot(x, [float(r["wp"]) for r in rows], marker="o", color="#c03d3e")
-        b.fill_between(x, [float(r["wp_lo"]) for r in rows], [float(r["wp_hi"]) for r in rows], alpha=0.2)
-        b.set_title(f"WP against {rows[0]['opponent']}" if rows else "")
-    b.axhline(0.5, color="black", lw=0.8)
-    b.set_ylim(0, 1)
-    b.set_xlabel("update")
-    fig.tight_layout()
-    fig.savefig(out / "curve.png", dpi=110)
-    plt.close(fig)
+    def rows(name: str) -> list[dict[str, str]]:
+        if not (out / name).exists():
+            return []
+        with open(out / name, encoding="utf-8") as f:
+            return list(csv.DictReader(f))
+
+    with plt.rc_context({"text.parse_math": False}):  # an opponent's name is drawn as given, "$" included
+        fig, (a, b) = plt.subplots(1, 2, figsize=(10, 3.6))
+        log = rows("train.csv")
+        a.plot([int(r["update"]) for r in log], [float(r["loss"]) for r in log], color="#3b75af")
+        a.set_xlabel("update")
+        a.set_ylabel("loss (MSE of Q against the return)")
+        ev = rows("eval.csv")
+        x = [int(r["update"]) for r in ev]
+        b.plot(x, [float(r["wp"]) for r in ev], marker="o", color="#c03d3e")
+        b.fill_between(x, [float(r["wp_lo"]) for r in ev], [float(r["wp_hi"]) for r in ev], alpha=0.2)
+        b.set_title(f"WP against {ev[0]['opponent']}" if ev else "")
+        b.axhline(0.5, color="black", lw=0.8)
+        b.set_ylim(0, 1)
+        b.set_xlabel("update")
+        fig.tight_layout()
+        with output_file(out / "curve.png", "wb") as f:
+            fig.savefig(f, format="png", dpi=110)
+        plt.close(fig)
+
+
+def _prepare(out: Path) -> None:
+    """Checks before training that `out` and every output in it can be written."""
+    prepare_out(out, list(OUTPUTS))
+
+
+def _load_checkpoint(config: TrainConfig, out: Path) -> dict[str, Any]:
+    """The checkpoint in `out`, checked whole against `config` before anything is
+    changed; ValueError naming the file and the problem otherwise."""
+    path = out / "checkpoint.pt"
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise ValueError(f"--resume: no checkpoint in {out}") from None
+    except OSError as e:
+        raise ValueError(f"--resume: cannot read checkpoint '{path}': {e.strerror}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise ValueError(f"--resume: cannot read checkpoint '{path}': not a regular file")
+    try:
+        state = torch.load(path, weights_only=True, map_location="cpu")  # data only: never code
+    except Exception as e:  # noqa: BLE001 - junk, an empty or cut file: torch raises many kinds
+        raise ValueError(
+            f"--resume: cannot read checkpoint '{path}': {shown(str(e) or type(e).__name__, 200)}"
+        ) from None
+
+    def bad(why: str) -> ValueError:
+        return ValueError(f"--resume: '{path}' is not a checkpoint of this learner: {why}")
+
+    if not isinstance(state, dict):
+        raise bad(f"it holds a {type(state).__name__}, not a dict")
+    for key in ("update", "version"):
+        v = state.get(key)
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_COUNT:
+            raise bad(f"{key} is {shown(v)}, not a count")
+    for key in ("samples", "decisions", "elapsed_s"):  # (an older learner's checkpoint has none)
+        v = state.get(key, 0)
+        if not isinstance(v, (int, float)) or isinstance(v, bool) or not 0 <= v < 2**63:
+            raise bad(f"{key} is {shown(v)}, not a count")
+    if not isinstance(state.get("optimizer"), dict):
+        raise bad("it holds no optimizer state")
+    saved = state.get("config")
+    if saved is None and "net" not in state:  # an older learner's checkpoint: the model file keeps both
+        saved = _legacy_config(out)
+    if not isinstance(saved, dict):
+        raise bad("it holds no config")
+    mine, default = config.as_dict(), _DEFAULTS.as_dict()
+    saved = {k: list(v) if isinstance(v, tuple) else v for k, v in saved.items()}
+    differ = [k for k in mine if k not in RESUME_MAY_CHANGE and saved.get(k, default[k]) != mine[k]]
+    if differ:
+        raise ValueError(
+            f"--resume: the config differs from the checkpoint's ({path}) in "
+            + "; ".join(f"{k}: {shown(mine[k], 40)} here, {shown(saved.get(k, default[k]), 40)} there" for k in differ)
+            + f" (a resume may change only {', '.join(RESUME_MAY_CHANGE)})"
+        )
+    if state["update"] >= config.updates:
+        raise ValueError(
+            f"--resume: the checkpoint in {out} is at update {state['update']} already; "
+            f"raise updates (now {config.updates}) to train on"
+        )
+    return state
+
+
+def _legacy_config(out: Path) -> Any:
+    """The config of a checkpoint that does not keep it: the model file's metadata."""
+    try:
+        meta = _core.QNet.load(os.fspath(out / "model.safetensors")).metadata
+        return ast.literal_eval(meta.get("config", "None"))
+    except (ValueError, SyntaxError, MemoryError, RecursionError) as e:
+        raise ValueError(
+            f"--resume: the checkpoint in {out} keeps no config and its model file gives none ({e})"
+        ) from None
+
+
+def _restore(state: dict[str, Any], out: Path, net: QNetwork, optimizer: torch.optim.Optimizer) -> None:
+    """The checkpoint's weights into `net` (the model file's for an older checkpoint)
+    and Adam's state into `optimizer`; ValueError naming the file when they do not fit."""
+    path = out / "checkpoint.pt"
+    try:
+        if "net" in state:
+            weights = state["net"]
+            if not isinstance(weights, dict) or not all(isinstance(t, torch.Tensor) for t in weights.values()):
+                raise ValueError("the weights are not a dict of tensors")
+            if not all(bool(torch.isfinite(t).all()) for t in weights.values()):
+                raise ValueError("the weights hold a NaN or infinite value")
+            net.load_state_dict(weights)
+        else:
+            net.load_state_dict(QNetwork.load(out / "model.safetensors").state_dict())
+        optimizer.load_state_dict(state["optimizer"])
+        for group in optimizer.param_groups:
+            for p in group["params"]:
+                for t in optimizer.state.get(p, {}).values():
+                    if isinstance(t, torch.Tensor) and t.dim() > 0 and t.shape != p.shape:
+                        raise ValueError(f"Adam's state has shape {tuple(t.shape)} for a weight of {tuple(p.shape)}")
+    except (ValueError, KeyError, TypeError, RuntimeError, IndexError, AttributeError) as e:
+        raise ValueError(
+            f"--resume: '{path}' does not fit this network (hidden {list(net.hidden)}): {shown(str(e), 200)}"
+        ) from None
 
 
 def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, progress: bool = True) -> dict:
-    """Trains as the module docstring says; returns the last log and evaluation rows."""
+    """Trains as the module docstring says; returns the last log and evaluation rows.
+
+    Every check (the settings, the memory, the outputs, the checkpoint to resume from)
+    comes before anything is written; a ValueError names what failed."""
     from tqdm import tqdm
 
+    config.check()
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    torch.manual_seed(config.seed)
     device = _device(config.device)
+    config.check_memory(device)
+    state = _load_checkpoint(config, out) if resume else None
+    _prepare(out)
     obs_size, move_size = _core.observation_size(), _core.MOVE_FEATURE_SIZE
-    start_update, version = 0, 0
-    if resume:
-        if not (out / "checkpoint.pt").exists():
-            raise ValueError(f"--resume: no checkpoint in {out}")
-        state = torch.load(out / "checkpoint.pt", weights_only=True)  # data only: never code
-        net = QNetwork.load(out / "model.safetensors")
-        start_update, version = int(state["update"]), int(state["version"])
-        if start_update >= config.updates:
-            raise ValueError(
-                f"--resume: the checkpoint in {out} is at update {start_update} already; "
-                f"raise updates (now {config.updates}) to train on"
-            )
-    else:
-        for name in ("train.csv", "eval.csv"):
-            (out / name).unlink(missing_ok=True)
-        net = QNetwork(obs_size, move_size, config.hidden)
-    net = net.to(device)
+    torch.manual_seed(config.seed)
+    net = QNetwork(obs_size, move_size, config.hidden).to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=config.lr)
-    if resume:
-        optimizer.load_state_dict(state["optimizer"])
+    start_update, version, samples, decisions0, elapsed0 = 0, 0, 0, 0.0, 0.0
+    if state is not None:
+        _restore(state, out, net, optimizer)
+        start_update, version = state["update"], state["version"]
+        # The logs go on from the checkpoint: rows written after it are dropped (both
+        # logs read before either is rewritten).
+        logs = {name: _log_rows(out / name, start_update) for name in ("train.csv", "eval.csv")}
+        for name, (_, text) in logs.items():
+            if text is not None:
+                with output_file(out / name, newline="") as f:
+                    f.write(text)
+        rows = logs["train.csv"][0]
+        if "samples" in state:  # the counts at the checkpoint
+            samples, decisions0, elapsed0 = int(state["samples"]), float(state["decisions"]), float(state["elapsed_s"])
+        elif rows:  # an older checkpoint: the counts at the last log row
+            samples, elapsed0 = int(rows[-1]["samples"]), float(rows[-1]["elapsed_s"])
+            decisions0 = float(rows[-1]["decisions_per_s"]) * elapsed0
+    else:
+        for name in ("train.csv", "eval.csv", "checkpoint.pt"):  # a fresh run starts the folder over
+            (out / name).unlink(missing_ok=True)
     metadata = {"variant": config.variant, "config": repr(dataclasses.asdict(config))}
+    seed = config.seed
     groups = [
         (
             _core.DmcActors(
@@ -301,7 +603,7 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
                 net.to_qnet(),
                 version=version,
                 num_envs=envs,
-                seed=config.seed + start_update + 1_000_003 * g,
+                seed=(seed + start_update + 1_000_003 * g) % 2**64,
                 threads=config.threads,
                 reward=config.reward,
                 epsilon=config.epsilon,
@@ -314,21 +616,18 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
         for g, (opponent, envs, share) in enumerate(config.groups())
     ]
     replay = Replay(config.replay, obs_size, move_size, device) if config.replay else None
-    generator = torch.Generator().manual_seed(config.seed + start_update)
-    # A resumed run goes on counting samples, decisions and time from train.csv's last row.
-    samples, decisions0, elapsed0 = 0, 0.0, 0.0
-    if resume and (out / "train.csv").exists():
-        rows = list(csv.DictReader(open(out / "train.csv", encoding="utf-8")))
-        if rows:
-            samples, elapsed0 = int(rows[-1]["samples"]), float(rows[-1]["elapsed_s"])
-            decisions0 = float(rows[-1]["decisions_per_s"]) * elapsed0
+    generator = torch.Generator().manual_seed((seed + start_update) % 2**64)
     started = time.perf_counter() - elapsed0
     last_log: dict[str, Any] = {}
     last_eval: dict[str, Any] = {}
 
+    def decisions() -> float:
+        return decisions0 + sum(a.decisions for a, _ in groups)
+
     def save_and_evaluate(update: int) -> dict[str, Any]:
+        # The model, its evaluation and the logs first, the checkpoint last: a resume
+        # starts from the checkpoint and drops the log rows after it.
         net.save(out / "model.safetensors", {**metadata, "update": str(update), "version": str(version)})
-        torch.save({"optimizer": optimizer.state_dict(), "update": update, "version": version}, out / "checkpoint.pt")
         r = arena(
             config.variant,
             agents=[f"dmc:{out / 'model.safetensors'}", config.eval_opponent],
@@ -349,12 +648,39 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
             "adp_hi": p["adp_ci"][1] if p["adp_ci"] else p["adp"],
         }
         _append_csv(out / "eval.csv", row)
+        checkpoint = {
+            "update": update,
+            "version": version,
+            "net": {k: v.detach().cpu() for k, v in net.state_dict().items()},
+            "optimizer": optimizer.state_dict(),
+            "config": config.as_dict(),
+            "samples": samples,
+            "decisions": decisions(),
+            "elapsed_s": time.perf_counter() - started,
+        }
+        with output_file(out / "checkpoint.pt", "wb") as f:
+            torch.save(checkpoint, f)
         plot_curve(out)
         return row
 
+    # Ctrl-C stops the run after the update under way (a KeyboardInterrupt raised at any
+    # point may be swallowed by a finalizer, and the run would go on); a second one at once.
+    stop: list[bool] = []
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        if stop:
+            raise KeyboardInterrupt
+        stop.append(True)
+
+    handle = threading.current_thread() is threading.main_thread() and (
+        signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    )
+    previous = signal.signal(signal.SIGINT, on_interrupt) if handle else None
     bar = tqdm(total=config.updates, initial=start_update, unit="update", disable=not progress, desc="dmc")
     try:
         for update in range(start_update + 1, config.updates + 1):
+            if stop:
+                raise KeyboardInterrupt
             fresh = [actors.collect(n) for actors, n in groups]
             samples += sum(len(b["target"]) for b in fresh)
             obs = torch.from_numpy(np.concatenate([b["obs"] for b in fresh])).to(device)
@@ -385,9 +711,7 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
                     "loss": loss.item(),
                     "version": version,
                     "teacher": config.teacher_prob(update),
-                    "decisions_per_s": (decisions0 + sum(a.decisions for a, _ in groups)) / elapsed
-                    if elapsed > 0
-                    else 0.0,
+                    "decisions_per_s": decisions() / elapsed if elapsed > 0 else 0.0,
                     "elapsed_s": elapsed,
                 }
                 _append_csv(out / "train.csv", last_log)
@@ -398,4 +722,6 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
             bar.update(1)
     finally:
         bar.close()
+        if handle:
+            signal.signal(signal.SIGINT, previous)
     return {"log": last_log, "eval": last_eval, "out": str(out)}

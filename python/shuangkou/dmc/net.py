@@ -21,6 +21,11 @@ import torch
 from torch import nn
 
 from .. import _core
+from ..outputs import output_file
+
+# The model format's limits (docs/model_format.md, cpp/src/qnet.cc).
+MAX_HIDDEN_LAYERS = 64
+MAX_WIDTH = 1 << 16
 
 
 class QNetwork(nn.Module):
@@ -32,8 +37,11 @@ class QNetwork(nn.Module):
 
     def __init__(self, obs_size: int, move_size: int, hidden: Sequence[int] = (256, 128)) -> None:
         super().__init__()
-        if not hidden:
-            raise ValueError("a Q network needs at least one hidden layer")
+        if not 1 <= len(hidden) <= MAX_HIDDEN_LAYERS or not all(1 <= int(h) <= MAX_WIDTH for h in hidden):
+            raise ValueError(
+                f"a Q network has 1..{MAX_HIDDEN_LAYERS} hidden layers of 1..{MAX_WIDTH} units, got {len(hidden)} layers"
+                + (f" {list(hidden)}" if len(hidden) <= 8 else "")
+            )
         self.obs_size, self.move_size, self.hidden = int(obs_size), int(move_size), tuple(int(h) for h in hidden)
         self.l0_obs = nn.Linear(self.obs_size, self.hidden[0])
         self.l0_move = nn.Linear(self.move_size, self.hidden[0], bias=False)
@@ -80,9 +88,9 @@ class QNetwork(nn.Module):
         return net
 
     def save(self, path: str | os.PathLike, metadata: dict[str, str] | None = None) -> None:
-        """Writes the model file (safetensors; docs/model_format.md)."""
+        """Writes the model file (safetensors; docs/model_format.md), whole or not at all."""
         data = self.to_qnet(metadata).to_bytes()
-        with open(path, "wb") as f:
+        with output_file(path, "wb") as f:
             f.write(data)
 
     @classmethod
