@@ -17,7 +17,6 @@ learning-curve plot next to this script unless told otherwise.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import platform
 import shlex
@@ -69,14 +68,12 @@ def env_kwargs(args: argparse.Namespace) -> dict:
     )
 
 
-def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (c - h, c + h)
+def wilson(k: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson interval of k wins in n deals (shuangkou.stats, as the arena reports it)."""
+    from shuangkou.stats import wilson_interval
+
+    lo, hi = wilson_interval(k / n, n) if n else (0.0, 1.0)
+    return (lo, hi)
 
 
 def evaluate(policy, args: argparse.Namespace, deals: int, n_envs: int = 100) -> dict:

@@ -39,7 +39,8 @@ import numpy as np
 from . import _core
 from ._args import int_arg
 from .agents import Agent, AgentLike, resolve_agent, unique_labels
-from .selfplay import check_memory, selfplay
+from .selfplay import OUTCOMES, check_memory, selfplay
+from .stats import bradley_terry, t975, wilson_interval
 
 __all__ = ["ArenaResult", "EVAL_SETS", "arena", "parse_deals"]
 
@@ -49,7 +50,6 @@ __all__ = ["ArenaResult", "EVAL_SETS", "arena", "parse_deals"]
 # gets a new name.
 EVAL_SETS: dict[str, tuple[int, int]] = {"eval-v1": (0x5EED_2026_0001, 1_000_000)}
 
-OUTCOMES = ("double", "single", "draw")
 STATISTICS = (
     "WP: 95% Wilson score interval over the duplicate pairs (ties half); ADP: 95% paired Student-t interval; "
     "ratings: Bradley-Terry (Elo scale, mean 0, one virtual tie a pair)"
@@ -102,29 +102,6 @@ def check_arena_memory(deals: int, agents: int) -> None:
     arena keeps them all: 2 x deals a pair) would not fit in the memory available."""
     pairs = agents * (agents - 1) // 2
     check_memory(2 * deals * pairs, f"deals={deals:,} for each of {pairs} pairs of agents")
-
-
-def wilson_interval(p: float, n: int, z: float = 1.959964) -> list[float]:
-    """The 95% Wilson score interval of a proportion p observed over n trials."""
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    # (exact at the ends: rounding must not put p outside its own interval)
-    return [0.0 if p <= 0 else max(0.0, centre - half), 1.0 if p >= 1 else min(1.0, centre + half)]
-
-
-# Two-sided 95% Student-t quantiles for 1..30 degrees of freedom.
-_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
-         2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
-         2.045, 2.042)  # fmt: skip
-
-
-def t975(df: int) -> float:
-    """The 97.5% quantile of Student's t with df degrees of freedom (a table to 30, then
-    the Cornish-Fisher expansion about the normal, accurate to 1e-4 there)."""
-    if df <= len(_T975):
-        return _T975[df - 1]
-    z = 1.959964
-    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
 
 
 def _team_stats(half: dict[str, np.ndarray], seats: list[int]) -> dict[str, np.ndarray]:
@@ -188,45 +165,6 @@ def pair_summary(a: str, b: str, halves: tuple[dict, dict]) -> tuple[dict[str, A
         },
     }
     return summary, diff
-
-
-def bradley_terry(labels: list[str], pairs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Elo-scale Bradley-Terry ratings (mean 0) with 95% intervals from the observed
-    information, fitted by Newton's method on every pair's wins (ties half), one virtual
-    tie a pair."""
-    k = len(labels)
-    index = {name: i for i, name in enumerate(labels)}
-    games = []  # (i, j, wins of i, number of duplicate pairs)
-    for p in pairs:
-        w = p["pairs_won"]["a"] + 0.5 * p["pairs_won"]["tied"] + 0.5
-        games.append((index[p["a"]], index[p["b"]], w, p["deals"] + 1.0))
-    r = np.zeros(k)
-    for _ in range(100):
-        grad = np.zeros(k)
-        hess = np.zeros((k, k))
-        for i, j, w, n in games:
-            prob = 1.0 / (1.0 + math.exp(-(r[i] - r[j])))
-            g = w - n * prob
-            grad[i] += g
-            grad[j] -= g
-            h = n * prob * (1 - prob)
-            hess[i, i] += h
-            hess[j, j] += h
-            hess[i, j] -= h
-            hess[j, i] -= h
-        # The ratings are fixed up to a constant: solve with the mean pinned at 0.
-        step = np.linalg.lstsq(hess + np.ones((k, k)) / k, grad, rcond=None)[0]
-        r += step
-        r -= r.mean()
-        if np.abs(step).max() < 1e-10:
-            break
-    cov = np.linalg.pinv(hess) if k > 1 else np.zeros((1, 1))
-    scale = 400 / math.log(10)
-    out = {}
-    for name, i in index.items():
-        half = 1.96 * math.sqrt(max(cov[i, i], 0.0)) * scale
-        out[name] = {"rating": float(r[i] * scale), "ci": [float(r[i] * scale - half), float(r[i] * scale + half)]}
-    return out
 
 
 def arena(

@@ -12,7 +12,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from . import Rules, __version__, _core, parse_cards, preset_names
+from . import __version__, _core
+from ._core import Rules, parse_cards, preset_names
 from .agents import AgentError
 from .outputs import output_file, prepare_out
 

@@ -24,7 +24,7 @@ from . import _core
 from ._args import int_arg
 from .agents import Agent, AgentLike, decide, reset_agent, resolve_agent, seat_labels
 
-OUTCOMES = ("double", "single", "draw")
+OUTCOMES = ("double", "single", "draw")  # outcome codes 0, 1, 2 (双扣, 单扣, 平扣): the one definition
 
 
 class SelfPlayResult(dict):

@@ -71,6 +71,7 @@ from gymnasium import spaces
 from .. import _core
 from .._args import int_arg
 from ..agents import AgentLike, agent_label, decide, reset_agent, resolve_agent
+from ..selfplay import OUTCOMES  # the codes of info["outcome"]
 from ..vector import DEFAULT_REWARD
 from .actions import rules_of
 from .render import render_game
@@ -78,7 +79,6 @@ from .render import render_game
 ENV_ID = "shuangkou/Shuangkou-v0"
 REWARDS = ("win", "score", "log")
 ILLEGAL_ACTION = ("terminate", "raise", "random")
-OUTCOMES = ("double", "single", "draw")  # the codes of info["outcome"]
 
 
 def _as_action(action: Any, what: str) -> int:
