@@ -39,7 +39,8 @@ import numpy as np
 from . import _core
 from ._args import int_arg
 from .agents import Agent, AgentLike, resolve_agent, unique_labels
-from .selfplay import OUTCOMES, check_memory, selfplay
+from .memory import check_memory
+from .selfplay import OUTCOMES, selfplay
 from .stats import bradley_terry, t975, wilson_interval
 
 __all__ = ["ArenaResult", "EVAL_SETS", "arena", "parse_deals"]

@@ -11,7 +11,6 @@ their own stream, so results are identical for any number of threads.
 
 from __future__ import annotations
 
-import gzip
 import math
 import os
 import time
@@ -23,6 +22,8 @@ import numpy as np
 from . import _core
 from ._args import int_arg
 from .agents import Agent, AgentLike, decide, reset_agent, resolve_agent, seat_labels
+from .memory import check_memory
+from .replays import ReplayWriter
 
 OUTCOMES = ("double", "single", "draw")  # outcome codes 0, 1, 2 (双扣, 单扣, 平扣): the one definition
 
@@ -70,65 +71,6 @@ def seat_agents(agents: AgentLike | Sequence[AgentLike]) -> list[AgentLike]:
             resolved[key] = resolve_agent(a)
         out.append(resolved[key])
     return out
-
-
-# Bytes per deal a run holds: the C++ result plus its numpy copy.
-BYTES_PER_DEAL = _core.DEAL_RESULT_BYTES + 52
-
-
-def available_memory() -> int | None:
-    """Bytes of memory available to a new allocation (Linux: MemAvailable), or None if unknown."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
-
-
-def check_memory(games: int, what: str | None = None) -> None:
-    """ValueError, before anything runs, when the per-deal results of `games` deals
-    would not fit in the memory available now; `what` names the request in the message
-    (default: games=N)."""
-    need = games * BYTES_PER_DEAL
-    have = available_memory()
-    if have is not None and need > 0.8 * have:
-        raise ValueError(
-            f"{what or f'games={games:,}'} needs about {need / 2**30:,.1f} GiB for its per-deal results, more than the "
-            f"{have / 2**30:,.1f} GiB of memory available: play fewer deals per run (runs with different "
-            f"seeds play different deals)"
-        )
-
-
-class ReplayWriter:
-    """Gzip JSON lines, one deal record per line, written as blocks arrive.
-
-    Opening, every write and the close are checked: a failure raises
-    ``OSError`` naming the file (a replay that cannot be written is never
-    reported as written)."""
-
-    def __init__(self, path: str | os.PathLike) -> None:
-        self.path = os.fspath(path)
-        try:
-            self._file = gzip.open(self.path, "wt", encoding="utf-8", compresslevel=6)
-        except OSError as e:
-            raise OSError(e.errno, f"cannot write replays to '{self.path}': {e.strerror}") from None
-
-    def write(self, records: list[str]) -> None:
-        try:
-            for r in records:
-                self._file.write(r)
-                self._file.write("\n")
-        except OSError as e:
-            raise OSError(e.errno, f"writing replays to '{self.path}' failed: {e.strerror}") from None
-
-    def close(self) -> None:
-        try:
-            self._file.close()
-        except OSError as e:
-            raise OSError(e.errno, f"writing replays to '{self.path}' failed: {e.strerror}") from None
 
 
 def selfplay(

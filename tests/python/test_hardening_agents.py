@@ -24,7 +24,7 @@ import shuangkou as sk
 from cli_util import assert_cli_error, cli_command
 from shuangkou.agents import AgentActionError, AgentError, resolve_agent
 
-selfplay_module = importlib.import_module("shuangkou.selfplay")  # (sk.selfplay is the function)
+memory = importlib.import_module("shuangkou.memory")
 
 # ---------------------------------------------------------------------------- module:callable that cannot be built
 
@@ -239,9 +239,9 @@ def test_an_output_that_is_not_a_regular_file_is_refused_before_the_run(tmp_path
 
 def test_the_arena_checks_the_memory_of_all_pairs(monkeypatch):
     deals = 1000
-    one_pair = 2 * deals * selfplay_module.BYTES_PER_DEAL
+    one_pair = 2 * deals * memory.BYTES_PER_DEAL
     # One pair fits easily; the six pairs of four agents together do not.
-    monkeypatch.setattr(selfplay_module, "available_memory", lambda: int(3 * one_pair / 0.8))
+    monkeypatch.setattr(memory, "available_memory", lambda: int(3 * one_pair / 0.8))
     with pytest.raises(ValueError, match="6 pairs"):
         sk.arena("classic", agents=["random", "greedy", "simple", "heuristic"], deals=deals)
     sk.arena("classic", agents=["random", "greedy"], deals=10)  # (one pair still runs)
@@ -252,7 +252,7 @@ def test_cli_arena_checks_memory_before_making_out(tmp_path):
     code = textwrap.dedent(
         f"""
         import importlib, sys
-        s = importlib.import_module("shuangkou.selfplay")
+        s = importlib.import_module("shuangkou.memory")
         s.available_memory = lambda: 10**6
         from shuangkou.cli import main
         sys.exit(main(["arena", "--agents", "random,greedy,simple", "--deals", "100000", "--out", {str(out)!r}]))

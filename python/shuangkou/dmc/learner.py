@@ -66,8 +66,8 @@ import torch
 from .. import _core
 from ..arena import arena
 from ..config import read_mapping, shown
+from ..memory import BYTES_PER_DEAL, available_memory
 from ..outputs import output_file, prepare_out
-from ..selfplay import BYTES_PER_DEAL, available_memory
 from .net import MAX_HIDDEN_LAYERS, MAX_WIDTH, QNetwork
 
 # Settings a resume may change (the rest must match the checkpoint's config).
