@@ -23,6 +23,7 @@ torch = pytest.importorskip("torch")
 
 import shuangkou as sk  # noqa: E402
 from cli_util import assert_cli_error, run_cli  # noqa: E402
+from shuangkou.dmc import config as dmc_config  # noqa: E402
 from shuangkou.dmc import learner  # noqa: E402
 from shuangkou.dmc.learner import TrainConfig, train  # noqa: E402
 
@@ -281,7 +282,7 @@ def test_the_largest_seed_trains_and_resumes(tmp_path):
     ],
 )
 def test_memory_is_checked_before_the_first_update(tmp_path, monkeypatch, change, needle):
-    monkeypatch.setattr(learner, "available_memory", lambda: 8 << 30)
+    monkeypatch.setattr(dmc_config, "available_memory", lambda: 8 << 30)
     config = tiny(**change)  # in range: the memory decides
     out = tmp_path / "out"
     with pytest.raises(ValueError) as e:
