@@ -1,8 +1,12 @@
 #include "common.h"
 
 #include <algorithm>
+#include <chrono>
 #include <set>
+#include <sstream>
 #include <stdexcept>
+#include <thread>
+#include <utility>
 
 #include "rules_api.h"
 #include "shuangkou/config.h"
@@ -43,7 +47,44 @@ std::optional<py::int_> as_integer(const py::handle& obj) {
   return py::reinterpret_steal<py::int_>(i);
 }
 
+namespace {
+// A value as the messages show it: repr, cut to a readable length.
+std::string shown(const py::handle& obj) {
+  std::string text = py::repr(obj);
+  if (text.size() > 60) text = text.substr(0, 40) + "... (" + std::to_string(text.size()) + " characters)";
+  return text;
+}
+}  // namespace
+
+int64_t int_arg(const py::handle& obj, const char* what, int64_t lo, int64_t hi) {
+  const std::string bad = std::string(what) + " must be an integer " + std::to_string(lo) + ".." +
+                          std::to_string(hi) + ", got " + shown(obj);
+  const auto i = as_integer(obj);
+  if (!i) throw py::value_error(bad);
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(i->ptr(), &overflow);
+  if (overflow != 0 || v < lo || v > hi) throw py::value_error(bad);
+  return v;
+}
+
+double real_arg(const py::handle& obj, const char* what, double lo, double hi) {
+  std::ostringstream range;
+  range << lo << ".." << hi;
+  const std::string bad = std::string(what) + " must be a number in " + range.str() + ", got " + shown(obj);
+  if (PyBool_Check(obj.ptr()) || PyUnicode_Check(obj.ptr()) || PyBytes_Check(obj.ptr()))
+    throw py::value_error(bad);
+  const double v = PyFloat_AsDouble(obj.ptr());  // (numbers with __float__: numpy's included)
+  if (PyErr_Occurred()) {                        // not a number, or an int too large for a double
+    PyErr_Clear();
+    throw py::value_error(bad);
+  }
+  if (!(v >= lo && v <= hi)) throw py::value_error(bad);  // (NaN fails too)
+  return v;
+}
+
 std::string text_arg(const py::handle& obj, const char* what) {
+  if (!py::isinstance<py::str>(obj))
+    throw py::value_error(std::string(what) + " must be text (a str), got " + std::string(py::repr(obj)));
   Py_ssize_t size = 0;
   const char* data = PyUnicode_AsUTF8AndSize(obj.ptr(), &size);
   if (!data) {
@@ -53,6 +94,132 @@ std::string text_arg(const py::handle& obj, const char* what) {
                           std::string(py::repr(obj)));
   }
   return std::string(data, static_cast<size_t>(size));
+}
+
+std::string path_arg(const py::handle& obj, const char* what) {
+  py::object path = py::reinterpret_borrow<py::object>(obj);
+  if (!py::isinstance<py::str>(path) && !py::isinstance<py::bytes>(path) && py::hasattr(path, "__fspath__"))
+    path = py::module_::import("os").attr("fspath")(path);
+  std::string out;
+  if (py::isinstance<py::bytes>(path)) {
+    out = path.cast<std::string>();
+  } else if (py::isinstance<py::str>(path)) {
+    PyObject* encoded = PyUnicode_EncodeFSDefault(path.ptr());  // undecodable bytes come back as they were
+    if (!encoded) {
+      PyErr_Clear();
+      throw py::value_error(std::string(what) + ": not a valid path (it holds a lone surrogate), got " +
+                            std::string(py::repr(obj)));
+    }
+    out = py::reinterpret_steal<py::bytes>(encoded).cast<std::string>();
+  } else {
+    throw py::value_error(std::string(what) + " must be a path (a str or an os.PathLike), got " +
+                          std::string(py::repr(obj)));
+  }
+  if (out.find('\0') != std::string::npos)
+    throw py::value_error(std::string(what) + ": a path cannot hold a NUL character, got " +
+                          std::string(py::repr(obj)));
+  return out;
+}
+
+sk::Bot bot_arg(const py::handle& name, const std::string& what) {
+  return sk::parse_bot(text_arg(name, what.c_str()));  // (its errors name the bot: ValueError)
+}
+
+std::vector<py::handle> seat_list(const py::handle& obj, const char* what) {
+  if (!(py::isinstance<py::list>(obj) || py::isinstance<py::tuple>(obj)) || py::len(obj) != sk::kNumSeats)
+    throw py::value_error(std::string(what) + ": one entry per seat (a list of " +
+                          std::to_string(sk::kNumSeats) + "), got " + std::string(py::repr(obj)));
+  std::vector<py::handle> out;
+  for (const auto& item : obj) out.push_back(item);
+  return out;
+}
+
+BusyGuard::BusyGuard(std::atomic<bool>& busy, const char* what) : busy_(busy) {
+  if (busy_.exchange(true))
+    throw std::runtime_error(std::string(what) +
+                             ": the object is in use by another thread (its calls must not overlap; use one "
+                             "object per thread, or a lock)");
+}
+
+void CallingThread::call(const std::function<void()>& fn) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (stopping_) throw sk::Cancelled();
+  request_ = &fn;
+  served_ = false;
+  cv_.notify_all();
+  cv_.wait(lock, [&] { return served_; });
+  request_ = nullptr;
+  if (std::exception_ptr e = std::exchange(request_error_, nullptr)) {
+    lock.unlock();
+    std::rethrow_exception(e);
+  }
+}
+
+void run_interruptible(const std::function<void(const sk::CancelFlag&, CallingThread&)>& work) {
+  sk::CancelFlag cancel{false};
+  CallingThread caller;
+  std::exception_ptr failure;
+  std::optional<py::error_already_set> signal;  // what a signal handler raised
+  std::thread worker([&] {
+    try {
+      work(cancel, caller);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    std::lock_guard<std::mutex> lock(caller.mutex_);
+    caller.finished_ = true;
+    caller.cv_.notify_all();
+  });
+  while (true) {
+    bool finished = false, request = false;
+    {
+      py::gil_scoped_release nogil;  // (the mutex is never held while the GIL is awaited)
+      std::unique_lock<std::mutex> lock(caller.mutex_);
+      caller.cv_.wait_for(lock, std::chrono::milliseconds(100),
+                          [&] { return caller.finished_ || (caller.request_ && !caller.served_); });
+      finished = caller.finished_;
+      request = caller.request_ && !caller.served_;
+    }
+    if (finished) break;
+    if (request) {
+      std::exception_ptr error;
+      if (signal) {
+        error = std::make_exception_ptr(sk::Cancelled());
+      } else {
+        try {
+          (*caller.request_)();
+        } catch (...) {
+          error = std::current_exception();
+        }
+      }
+      std::lock_guard<std::mutex> lock(caller.mutex_);
+      caller.request_error_ = error;
+      caller.served_ = true;
+      caller.cv_.notify_all();
+      continue;
+    }
+    if (!signal && PyErr_CheckSignals() != 0) {
+      signal.emplace();  // takes the pending exception (KeyboardInterrupt)
+      cancel.store(true);
+      std::lock_guard<std::mutex> lock(caller.mutex_);
+      caller.stopping_ = true;
+    }
+  }
+  {
+    py::gil_scoped_release nogil;
+    worker.join();
+  }
+  if (signal) throw std::move(*signal);  // the worker's Cancelled, or anything else, gives way to it
+  if (failure) std::rethrow_exception(failure);
+}
+
+void run_released(bool interruptible, const std::function<void(const sk::CancelFlag*)>& work) {
+  if (interruptible) {
+    run_interruptible([&](const sk::CancelFlag& cancel, CallingThread&) { work(&cancel); });
+    return;
+  }
+  py::gil_scoped_release release;
+  work(nullptr);
 }
 
 std::string join_names(const std::vector<std::string>& names) {
@@ -179,10 +346,7 @@ int seat_arg(const py::handle& obj, const char* what) {
 
 uint64_t seed_arg(const py::handle& seed) {
   const auto i = as_integer(seed);
-  std::string shown = py::repr(seed);
-  if (shown.size() > 60)
-    shown = shown.substr(0, 40) + "... (" + std::to_string(shown.size()) + " characters)";
-  const std::string bad = "seed must be an integer 0 <= seed < 2**64, got " + shown;
+  const std::string bad = "seed must be an integer 0 <= seed < 2**64, got " + shown(seed);
   if (!i) throw py::value_error(bad);
   const unsigned long long v = PyLong_AsUnsignedLongLong(i->ptr());
   if (PyErr_Occurred()) {  // negative or too large

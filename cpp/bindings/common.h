@@ -9,12 +9,19 @@
 #include <pybind11/stl.h>
 
 #include <array>
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <exception>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "shuangkou/bots.h"
+#include "shuangkou/cancel.h"
 #include "shuangkou/cards.h"
 #include "shuangkou/game.h"
 #include "shuangkou/pattern.h"
@@ -32,9 +39,28 @@ namespace shuangkou_py {
 // An integer argument: a Python int or anything with __index__ (numpy
 // integers), never a bool; nullopt otherwise.
 std::optional<py::int_> as_integer(const py::handle& obj);
+// An integer argument in lo..hi (never a bool, a float or a str); ValueError
+// naming `what`, the value and the range otherwise.
+int64_t int_arg(const py::handle& obj, const char* what, int64_t lo, int64_t hi);
+// A real-number argument in lo..hi (an int or a float, never a bool, a str or
+// NaN); ValueError naming `what`, the value and the range otherwise.
+double real_arg(const py::handle& obj, const char* what, double lo, double hi);
 // The UTF-8 text of a str; ValueError naming `what` for one that cannot be
-// encoded (lone surrogates).
+// encoded (lone surrogates) or for anything but a str. The one conversion of
+// text (names, bots, cards, parameters) handed to the core.
 std::string text_arg(const py::handle& obj, const char* what);
+// A file path: a str or an os.PathLike, as the OS takes it (os.fsencode);
+// ValueError naming `what` otherwise (a lone surrogate that is no undecodable
+// byte, a NUL character, another type).
+std::string path_arg(const py::handle& obj, const char* what);
+// A built-in bot from its name (text_arg + parse_bot); ValueError naming
+// `what` for text that is not text, or naming the bot for an unknown one.
+sk::Bot bot_arg(const py::handle& name, const std::string& what);
+// Whether a seat's bot is a search bot: calls playing it take seconds a move,
+// so they run interruptibly (run_released).
+inline bool is_search(const std::optional<sk::Bot>& bot) { return bot && bot->kind == sk::BotKind::kSearch; }
+// One entry per seat: a list or tuple of four; ValueError naming `what` otherwise.
+std::vector<py::handle> seat_list(const py::handle& obj, const char* what);
 // Cards from a card string or a sequence of card tokens; ValueError naming
 // `what` otherwise.
 sk::CardCounts to_counts(const py::handle& obj, const char* what);
@@ -66,6 +92,55 @@ py::array_t<T> to_numpy(std::vector<T>&& v, std::vector<py::ssize_t> shape) {
   py::capsule owner(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
   return py::array_t<T>(shape, owned->data(), owner);
 }
+
+// Marks an object busy for the length of a call that releases the GIL (and
+// of any call touching the same state meanwhile): a second such call from
+// another thread raises RuntimeError naming `what` ("VectorEnv.step")
+// instead of racing.
+class BusyGuard {
+ public:
+  BusyGuard(std::atomic<bool>& busy, const char* what);
+  ~BusyGuard() { busy_.store(false); }
+  BusyGuard(const BusyGuard&) = delete;
+  BusyGuard& operator=(const BusyGuard&) = delete;
+
+ private:
+  std::atomic<bool>& busy_;
+};
+
+// The thread that called run_interruptible, as seen from its worker.
+class CallingThread {
+ public:
+  // From the worker: runs `fn` on the calling thread, with the GIL held, and
+  // waits for it; rethrows here what it threw. Python callbacks (progress,
+  // record writers) go through this, so they run where they always ran.
+  // Throws sk::Cancelled once the run is being interrupted.
+  void call(const std::function<void()>& fn);
+
+ private:
+  friend void run_interruptible(const std::function<void(const sk::CancelFlag&, CallingThread&)>& work);
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  const std::function<void()>* request_ = nullptr;  // a call waiting to run
+  std::exception_ptr request_error_;
+  bool served_ = false;    // the request has run
+  bool finished_ = false;  // the worker is done
+  bool stopping_ = false;  // interrupted: no more calls
+};
+
+// Runs `work` with the GIL released, on a worker thread, while the calling
+// thread waits in slices of 100 ms and checks for signals between them
+// (PyErr_CheckSignals: on the main thread Python's handlers run, and Ctrl-C
+// raises KeyboardInterrupt). When a handler raises, it sets the cancel flag
+// `work` is given, which the C++ loops poll, waits for the worker to stop
+// (within a move), and raises the handler's exception. Otherwise it returns or
+// rethrows as `work` did.
+void run_interruptible(const std::function<void(const sk::CancelFlag&, CallingThread&)>& work);
+
+// `work` with the GIL released: through run_interruptible where `interruptible`
+// (built-in search seats: calls of seconds), else directly on this thread
+// (a thread a call would cost the fast paths), with no cancel flag.
+void run_released(bool interruptible, const std::function<void(const sk::CancelFlag*)>& work);
 
 // Each file registers its part of the module.
 void bind_rules(py::module_& m);

@@ -1,4 +1,5 @@
 // The action catalogue, observation encoding and the vector env.
+#include <algorithm>
 #include <atomic>
 #include <span>
 #include <stdexcept>
@@ -23,63 +24,41 @@ py::array_t<float> encode_game(const sk::Game& g, int seat) {
   return out;
 }
 
-// Marks an env busy for the length of a call that releases the GIL; a second
-// call from another thread meanwhile raises RuntimeError instead of racing.
-class BusyGuard {
- public:
-  BusyGuard(std::atomic<bool>& busy, const char* what) : busy_(busy) {
-    if (busy_.exchange(true))
-      throw std::runtime_error(std::string("VectorEnv.") + what +
-                               ": the env is in use by another thread (step and reset of one env must not "
-                               "overlap; use one env per thread, or a lock)");
-  }
-  ~BusyGuard() { busy_.store(false); }
-  BusyGuard(const BusyGuard&) = delete;
-  BusyGuard& operator=(const BusyGuard&) = delete;
-
- private:
-  std::atomic<bool>& busy_;
-};
-
 // The Python face of VectorEnv: numpy views of its fixed buffers, and the
 // ragged legal-move arrays handed over (moved, not copied) after each step.
+// Threads: the constructor, reset and step release the GIL while C++ plays
+// (interruptibly, by Ctrl-C, where a seat is a search bot); every method that
+// touches the env holds busy_ (BusyGuard), so one called while another
+// thread is inside reset or step raises RuntimeError instead of racing.
 class PyVectorEnv {
  public:
   PyVectorEnv(const py::handle& variant, int num_envs, const py::handle& seed, int threads,
-              const std::vector<std::optional<std::string>>& bots, const std::string& reward, bool dense_mask,
-              int64_t deals, const py::kwargs& overrides) {
+              const py::handle& bots, const py::handle& reward, bool dense_mask, int64_t deals,
+              const py::kwargs& overrides) {
     sk::VectorEnvOptions o;
     o.rules = make_rules(variant, overrides);
     o.num_envs = num_envs;
     o.seed = seed_arg(seed);
     o.threads = threads;
-    if (bots.size() != sk::kNumSeats)
-      throw py::value_error("bots: one entry per seat (None for an external seat)");
+    const std::vector<py::handle> names = seat_list(bots, "bots (None for an external seat)");
     for (int s = 0; s < sk::kNumSeats; ++s)
-      if (bots[s]) o.bots[s] = sk::parse_bot(*bots[s]);
-    o.reward = sk::parse_reward_mode(reward);
+      if (!names[s].is_none()) o.bots[s] = bot_arg(names[s], "bot of seat " + std::to_string(s));
+    o.reward = sk::parse_reward_mode(text_arg(reward, "reward"));
     o.dense_mask = dense_mask;
     if (deals < -1)
       throw py::value_error("deals must be -1 (endless) or a count >= 0, got " + std::to_string(deals));
     o.deals = deals;
-    {
-      py::gil_scoped_release release;
-      env_ = std::make_unique<sk::VectorEnv>(o);
-    }
+    interruptible_ = std::any_of(o.bots.begin(), o.bots.end(), is_search);
+    run_released(interruptible_,
+                 [&](const sk::CancelFlag* cancel) { env_ = std::make_unique<sk::VectorEnv>(o, cancel); });
     take_legal();
   }
 
   void reset(const py::handle& seed) {
-    const bool reseed = !seed.is_none();
-    const uint64_t s = reseed ? seed_arg(seed) : 0;  // checked before anything changes
-    BusyGuard guard(busy_, "reset");
-    {
-      py::gil_scoped_release release;
-      if (reseed)
-        env_->reset(s);
-      else
-        env_->reset();
-    }
+    std::optional<uint64_t> s;
+    if (!seed.is_none()) s = seed_arg(seed);  // checked before anything changes
+    BusyGuard guard(busy_, "VectorEnv.reset");
+    run_released(interruptible_, [&](const sk::CancelFlag* cancel) { env_->reset(s, cancel); });
     take_legal();
   }
 
@@ -87,17 +66,16 @@ class PyVectorEnv {
     if (actions.ndim() != 1 || actions.shape(0) != env_->num_envs())
       throw py::value_error("actions must have shape (" + std::to_string(env_->num_envs()) + ",)");
     std::span<const int32_t> a(actions.data(), static_cast<size_t>(actions.shape(0)));
-    BusyGuard guard(busy_, "step");
-    {
-      py::gil_scoped_release release;
-      env_->step(a);
-    }
+    BusyGuard guard(busy_, "VectorEnv.step");
+    run_released(interruptible_, [&](const sk::CancelFlag* cancel) { env_->step(a, cancel); });
     take_legal();
   }
 
   // A deep copy: the same deals in the same positions, stepping on independently.
-  std::unique_ptr<PyVectorEnv> copy() const {
+  std::unique_ptr<PyVectorEnv> copy() {
+    BusyGuard guard(busy_, "VectorEnv.copy");
     std::unique_ptr<PyVectorEnv> out(new PyVectorEnv());
+    out->interruptible_ = interruptible_;
     out->env_ = std::make_unique<sk::VectorEnv>(*env_);
     out->legal_ids = py::array(legal_ids).attr("copy")();
     out->legal_offsets = py::array(legal_offsets).attr("copy")();
@@ -106,17 +84,26 @@ class PyVectorEnv {
   }
 
   void start_at(int j, int64_t episode) {
-    BusyGuard guard(busy_, "start_at");
+    BusyGuard guard(busy_, "VectorEnv.start_at");
     env_->start_at(j, episode);
     take_legal();
   }
+
+  // The env, for a call that reads or changes its state: held busy for the
+  // caller's statement (RuntimeError while another thread steps it).
+  struct Use {
+    BusyGuard guard;
+    sk::VectorEnv& env;
+  };
+  Use use(const char* what) { return Use{BusyGuard(busy_, what), *env_}; }
 
   template <typename T>
   py::array_t<T> view(T* data, std::vector<py::ssize_t> shape, py::handle self) {
     return py::array_t<T>(shape, data, self);  // the env object keeps the buffer alive
   }
 
-  sk::VectorEnv& env() { return *env_; }
+  // For what never changes after construction (num_envs, num_actions, rules).
+  const sk::VectorEnv& env() const { return *env_; }
   py::object legal_ids, legal_offsets, legal_features;
 
  private:
@@ -133,6 +120,7 @@ class PyVectorEnv {
 
   std::unique_ptr<sk::VectorEnv> env_;
   std::atomic<bool> busy_{false};
+  bool interruptible_ = false;  // a seat is a search bot
 };
 
 // A layout as a list of {name, offset, size, meaning} dicts.
@@ -233,39 +221,45 @@ void bind_envs(py::module_& m) {
   m.attr("MOVE_FEATURE_SIZE") = sk::kMoveFeatureSize;
 
   py::class_<PyVectorEnv>(m, "VectorEnvCore", "The C++ vector env (see shuangkou.VectorEnv).")
-      .def(py::init<const py::handle&, int, const py::handle&, int,
-                    const std::vector<std::optional<std::string>>&, const std::string&, bool, int64_t,
-                    const py::kwargs&>(),
+      .def(py::init<const py::handle&, int, const py::handle&, int, const py::handle&, const py::handle&,
+                    bool, int64_t, const py::kwargs&>(),
            py::arg("variant"), py::arg("num_envs"), py::arg("seed"), py::arg("threads"), py::arg("bots"),
            py::arg("reward"), py::arg("dense_mask"), py::arg("deals") = -1)
       .def(
           "finished_indices",
           [](PyVectorEnv& e, const std::vector<int>& envs) {
             std::vector<int64_t> out;
-            for (int j : envs) out.push_back(e.env().last_index(env_index(e, j)));
+            auto u = e.use("VectorEnv.finished_indices");
+            for (int j : envs) out.push_back(u.env.last_index(env_index(e, j)));
             return out;
           },
           py::arg("envs"), "`deals` mode: the deal index of the deal each of these envs finished last.")
       .def("reset", &PyVectorEnv::reset, py::arg("seed") = py::none(),
            "Starts episode 0 of every env; with a seed, of that base seed from now on.")
-      .def_property_readonly("seed", [](PyVectorEnv& e) { return e.env().seed(); })
+      .def_property_readonly("seed", [](PyVectorEnv& e) { return e.use("VectorEnv.seed").env.seed(); })
       .def("copy", &PyVectorEnv::copy, "A deep copy that steps on independently.")
       .def("__copy__", &PyVectorEnv::copy)
       .def(
-          "__deepcopy__", [](const PyVectorEnv& e, const py::dict&) { return e.copy(); }, py::arg("memo"))
+          "__deepcopy__", [](PyVectorEnv& e, const py::dict&) { return e.copy(); }, py::arg("memo"))
       .def("start_at", &PyVectorEnv::start_at, py::arg("env"), py::arg("episode"),
            "Restarts env j at episode `episode` of the current seed (to restore a snapshot).")
       .def_property_readonly("final_obs",
                              [](py::object self) {
                                auto& e = self.cast<PyVectorEnv&>();
-                               return e.view(e.env().final_observations(),
+                               return e.view(e.use("VectorEnv.final_obs").env.final_observations(),
                                              {e.env().num_envs(), 4, sk::observation_size()}, self);
                              })
       .def(
-          "current_game", [](PyVectorEnv& e, int j) { return e.env().current_game(env_index(e, j)); },
+          "current_game",
+          [](PyVectorEnv& e, int j) {
+            return e.use("VectorEnv.current_game").env.current_game(env_index(e, j));
+          },
           py::arg("env"), "Env j's current deal as a Game (replayed: for rendering and records).")
       .def(
-          "finished_game", [](PyVectorEnv& e, int j) { return e.env().finished_game(env_index(e, j)); },
+          "finished_game",
+          [](PyVectorEnv& e, int j) {
+            return e.use("VectorEnv.finished_game").env.finished_game(env_index(e, j));
+          },
           py::arg("env"), "The deal env j finished last, as a Game with its final scores.")
       .def("step", &PyVectorEnv::step, py::arg("actions"))
       .def_property_readonly("num_envs", [](PyVectorEnv& e) { return e.env().num_envs(); })
@@ -273,43 +267,48 @@ void bind_envs(py::module_& m) {
       .def_property_readonly(
           "rules", [](PyVectorEnv& e) { return PyRules(e.env().rules()); },
           "The rule set (shares its catalogue).")
-      .def_property_readonly(
-          "obs",
-          [](py::object self) {
-            auto& e = self.cast<PyVectorEnv&>();
-            return e.view(e.env().observations(), {e.env().num_envs(), sk::observation_size()}, self);
-          })
-      .def_property_readonly(
-          "mask",
-          [](py::object self) -> py::object {
-            auto& e = self.cast<PyVectorEnv&>();
-            if (!e.env().has_dense_mask()) return py::none();
-            return e.view(e.env().masks(), {e.env().num_envs(), e.env().num_actions()}, self);
-          })
+      .def_property_readonly("obs",
+                             [](py::object self) {
+                               auto& e = self.cast<PyVectorEnv&>();
+                               return e.view(e.use("VectorEnv.obs").env.observations(),
+                                             {e.env().num_envs(), sk::observation_size()}, self);
+                             })
+      .def_property_readonly("mask",
+                             [](py::object self) -> py::object {
+                               auto& e = self.cast<PyVectorEnv&>();
+                               if (!e.env().has_dense_mask()) return py::none();
+                               return e.view(e.use("VectorEnv.mask").env.masks(),
+                                             {e.env().num_envs(), e.env().num_actions()}, self);
+                             })
       .def_property_readonly("current_player",
                              [](py::object self) {
                                auto& e = self.cast<PyVectorEnv&>();
-                               return e.view(e.env().current_players(), {e.env().num_envs()}, self);
+                               return e.view(e.use("VectorEnv.current_player").env.current_players(),
+                                             {e.env().num_envs()}, self);
                              })
-      .def_property_readonly("rewards",
-                             [](py::object self) {
-                               auto& e = self.cast<PyVectorEnv&>();
-                               return e.view(e.env().rewards(), {e.env().num_envs(), 4}, self);
-                             })
+      .def_property_readonly(
+          "rewards",
+          [](py::object self) {
+            auto& e = self.cast<PyVectorEnv&>();
+            return e.view(e.use("VectorEnv.rewards").env.rewards(), {e.env().num_envs(), 4}, self);
+          })
       .def_property_readonly("dones",
                              [](py::object self) {
                                auto& e = self.cast<PyVectorEnv&>();
-                               return e.view(e.env().dones(), {e.env().num_envs()}, self);
+                               return e.view(e.use("VectorEnv.dones").env.dones(), {e.env().num_envs()},
+                                             self);
                              })
-      .def_property_readonly("final_scores",
-                             [](py::object self) {
-                               auto& e = self.cast<PyVectorEnv&>();
-                               return e.view(e.env().final_scores(), {e.env().num_envs(), 4}, self);
-                             })
+      .def_property_readonly(
+          "final_scores",
+          [](py::object self) {
+            auto& e = self.cast<PyVectorEnv&>();
+            return e.view(e.use("VectorEnv.final_scores").env.final_scores(), {e.env().num_envs(), 4}, self);
+          })
       .def_property_readonly("episodes",
                              [](py::object self) {
                                auto& e = self.cast<PyVectorEnv&>();
-                               return e.view(e.env().episodes(), {e.env().num_envs()}, self);
+                               return e.view(e.use("VectorEnv.episodes").env.episodes(), {e.env().num_envs()},
+                                             self);
                              })
       .def_readonly("legal_ids", &PyVectorEnv::legal_ids)
       .def_readonly("legal_offsets", &PyVectorEnv::legal_offsets)
@@ -318,7 +317,8 @@ void bind_envs(py::module_& m) {
           "state_json",
           [](PyVectorEnv& e, int j) {
             if (j < 0 || j >= e.env().num_envs()) throw py::value_error("env index out of range");
-            const sk::GameState& s = e.env().state(j);
+            auto u = e.use("VectorEnv.state_json");
+            const sk::GameState& s = u.env.state(j);
             py::dict d;
             d["current_player"] = s.current_player();
             d["hands"] = std::vector<std::string>{s.hand(0).to_string(), s.hand(1).to_string(),
@@ -331,7 +331,8 @@ void bind_envs(py::module_& m) {
           [](PyVectorEnv& e, int j) {
             if (j < 0 || j >= e.env().num_envs()) throw py::value_error("env index out of range");
             py::list out;
-            for (const auto& a : e.env().recent(j)) out.append(py::make_tuple(a.seat, play_or_none(a.play)));
+            auto u = e.use("VectorEnv.recent_actions");
+            for (const auto& a : u.env.recent(j)) out.append(py::make_tuple(a.seat, play_or_none(a.play)));
             return out;
           },
           py::arg("env"), "The last 8 actions of env j's current deal: (seat, Play or None for a pass).")
@@ -339,9 +340,10 @@ void bind_envs(py::module_& m) {
           "finished_results",
           [](PyVectorEnv& e, const std::vector<int>& envs) {
             std::vector<sk::DealResult> out;
+            auto u = e.use("VectorEnv.finished_results");
             for (int j : envs) {
               if (j < 0 || j >= e.env().num_envs()) throw py::value_error("env index out of range");
-              out.push_back(e.env().last_result(j));
+              out.push_back(u.env.last_result(j));
             }
             return results_to_arrays(out);
           },

@@ -5,9 +5,11 @@
 namespace shuangkou_py {
 namespace {
 
-// Batch self-play with built-in agents; the GIL is released while C++ plays.
-py::dict run_selfplay_py(const py::handle& variant, int64_t games, const std::vector<std::string>& agents,
-                         int threads, const py::handle& seed, int64_t replays, const py::object& on_records,
+// Batch self-play with built-in agents. C++ plays on a worker thread with the
+// GIL released (run_interruptible: Ctrl-C stops it within a move); the
+// progress callback and the record sink run on the calling thread.
+py::dict run_selfplay_py(const py::handle& variant, int64_t games, const py::handle& agents, int threads,
+                         const py::handle& seed, int64_t replays, const py::object& on_records,
                          const py::object& progress, const py::kwargs& overrides) {
   sk::SelfPlayOptions o;
   o.variant = make_variant(variant, overrides, nullptr);
@@ -15,26 +17,27 @@ py::dict run_selfplay_py(const py::handle& variant, int64_t games, const std::ve
   o.threads = threads;
   o.seed = seed_arg(seed);
   o.replays = replays;
-  if (!on_records.is_none())
-    o.on_records = [&on_records](const std::vector<std::string>& records) {
-      py::gil_scoped_acquire gil;
-      on_records(py::cast(records));
-    };
-  if (agents.size() != sk::kNumSeats) throw py::value_error("agents must name one bot per seat");
-  for (int s = 0; s < sk::kNumSeats; ++s) o.agents[s] = sk::parse_bot(agents[s]);
+  const std::vector<py::handle> names = seat_list(agents, "agents (one bot per seat)");
+  for (int s = 0; s < sk::kNumSeats; ++s)
+    o.agents[s] = bot_arg(names[s], "agent of seat " + std::to_string(s));
+  const bool records = !on_records.is_none(), report = !progress.is_none();
   std::vector<sk::DealResult> results;
-  std::function<bool(int64_t)> report;
-  if (!progress.is_none())
-    report = [&progress](int64_t done) {
-      py::gil_scoped_acquire gil;
-      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-      return progress(done).cast<bool>();
-    };
   int64_t done = 0;
-  {
-    py::gil_scoped_release release;
-    done = sk::run_selfplay(o, results, report);
-  }
+  run_interruptible([&](const sk::CancelFlag& cancel, CallingThread& caller) {
+    o.cancel = &cancel;
+    if (records)
+      o.on_records = [&](const std::vector<std::string>& r) {
+        caller.call([&] { on_records(py::cast(r)); });
+      };
+    std::function<bool(int64_t)> progress_fn;
+    if (report)
+      progress_fn = [&](int64_t n) {
+        bool go_on = true;
+        caller.call([&] { go_on = progress(n).cast<bool>(); });
+        return go_on;
+      };
+    done = sk::run_selfplay(o, results, progress_fn);
+  });
   results.resize(static_cast<size_t>(done));
   return results_to_arrays(results);
 }
@@ -48,13 +51,15 @@ void bind_selfplay(py::module_& m) {
         "Low-level batch self-play (see shuangkou.selfplay): returns per-deal numpy arrays.");
   m.def("bot_names", &sk::bot_names);
   m.def(
-      "bot_label", [](const std::string& name) { return sk::bot_label(sk::parse_bot(name)); },
+      "bot_label", [](const py::handle& name) { return sk::bot_label(bot_arg(name, "bot name")); },
       py::arg("name"),
       "The canonical name of a built-in bot ('heuristic', 'search:400'); ValueError naming an unknown bot or "
       "a "
       "bad budget.");
-  m.def("set_builtin_model", &sk::set_builtin_model, py::arg("path"),
-        "The model file the bot 'dmc' (without a path) plays; the package registers the weights it ships.");
+  m.def(
+      "set_builtin_model", [](const py::handle& path) { sk::set_builtin_model(path_arg(path, "path")); },
+      py::arg("path"),
+      "The model file the bot 'dmc' (without a path) plays; the package registers the weights it ships.");
 }
 
 }  // namespace shuangkou_py

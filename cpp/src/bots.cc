@@ -213,7 +213,7 @@ Bot parse_bot(std::string_view name) {
 }
 
 Play choose_action(const Bot& bot, const Variant& v, const GameState& s, std::span<const Action> recent,
-                   MoveList& scratch, SplitMix64& rng) {
+                   MoveList& scratch, SplitMix64& rng, const CancelFlag* cancel) {
   s.legal_moves(v, scratch);
   if (bot.kind == BotKind::kRandom) return random_choice(s, scratch, rng);
   if (scratch.empty()) return kPass;
@@ -227,7 +227,8 @@ Play choose_action(const Bot& bot, const Variant& v, const GameState& s, std::sp
     case BotKind::kHeuristic:
       return detail::heuristic_action(v, s, scratch);
     case BotKind::kSearch:
-      return detail::search_action(v, s, scratch, rng, bot.budget > 0 ? bot.budget : kDefaultRollouts);
+      return detail::search_action(v, s, scratch, rng, bot.budget > 0 ? bot.budget : kDefaultRollouts,
+                                   cancel);
     case BotKind::kDmc:
       return detail::dmc_action(*bot.net, v, s, recent, scratch);
   }

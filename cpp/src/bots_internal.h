@@ -11,8 +11,9 @@ namespace shuangkou::detail {
 Play simple_action(const GameState& s, const MoveList& moves);
 Play greedy_action(const GameState& s, const MoveList& moves);
 Play heuristic_action(const Variant& v, const GameState& s, const MoveList& moves);
-Play search_action(const Variant& v, const GameState& s, const MoveList& moves, SplitMix64& rng,
-                   int rollouts);
+// Stops sampling once `cancel` is set (see choose_action).
+Play search_action(const Variant& v, const GameState& s, const MoveList& moves, SplitMix64& rng, int rollouts,
+                   const CancelFlag* cancel);
 Play dmc_action(const QNet& net, const Variant& v, const GameState& s, std::span<const Action> recent,
                 const MoveList& moves);
 

@@ -3,14 +3,20 @@
 // One decision's products are small: Eigen must not spread them over OpenMP
 // threads (the actors already run one thread per core).
 #define EIGEN_DONT_PARALLELIZE
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <Eigen/Core>
 #include <algorithm>
 #include <bit>
+#include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstring>
-#include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
-#include <sstream>
+#include <set>
 #include <stdexcept>
 
 namespace shuangkou {
@@ -20,26 +26,227 @@ static_assert(std::endian::native == std::endian::little, "model files hold litt
 
 using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using ColMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
+using Json = nlohmann::json;
 
-constexpr int kMaxWidth = 1 << 16;        // hidden layer widths and input sizes
-constexpr uint64_t kMaxHeader = 1 << 24;  // bytes of JSON header
+// Containers nested in a model header: the header object, a tensor's entry,
+// its shape list. Deeper nesting is refused before anything recurses over it.
+constexpr int kMaxDepth = 3;
 
 [[noreturn]] void refuse(const std::string& what, const std::string& why) {
   throw std::invalid_argument(what + ": " + why);
 }
 
-int positive_int(const std::string& what, const std::string& key, const std::string& text) {
+// Text from a file, quoted in a message: cut to a readable length.
+std::string shown(std::string_view text) {
+  constexpr size_t kMax = 80;
+  if (text.size() <= kMax) return std::string(text);
+  return std::string(text.substr(0, kMax)) + "... (" + std::to_string(text.size()) + " bytes)";
+}
+
+std::string shown_json(const Json& value) { return shown(value.dump()); }
+
+// A size in the metadata: digits only, no sign, space or leading zero, 1..kQNetMaxWidth.
+int width_value(const std::string& what, const std::string& key, std::string_view text) {
   int v = 0;
-  size_t used = 0;
-  try {
-    v = std::stoi(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || v < 1 || v > kMaxWidth)
-    refuse(what, "metadata '" + key + "' must be an integer 1.." + std::to_string(kMaxWidth) + ", got '" +
-                     text + "'");
+  const bool digits = !text.empty() && text.size() <= 6 && text[0] != '0' &&
+                      std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (digits) std::from_chars(text.data(), text.data() + text.size(), v);
+  if (!digits || v > kQNetMaxWidth)
+    refuse(what, "metadata '" + key + "' must be an integer 1.." + std::to_string(kQNetMaxWidth) +
+                     " written in plain digits, got '" + shown(text) + "'");
   return v;
+}
+
+void check_shape(const QNetShape& s) {
+  if (s.obs_size < 1 || s.move_size < 1 || s.obs_size > kQNetMaxWidth || s.move_size > kQNetMaxWidth)
+    throw std::invalid_argument("a Q network's obs_size and move_size must be 1.." +
+                                std::to_string(kQNetMaxWidth));
+  if (s.hidden.empty() || s.hidden.size() > static_cast<size_t>(kQNetMaxHidden))
+    throw std::invalid_argument("a Q network needs 1.." + std::to_string(kQNetMaxHidden) +
+                                " hidden layers, got " + std::to_string(s.hidden.size()));
+  for (int h : s.hidden)
+    if (h < 1 || h > kQNetMaxWidth)
+      throw std::invalid_argument("hidden layer widths must be 1.." + std::to_string(kQNetMaxWidth) +
+                                  ", got " + std::to_string(h));
+}
+
+uint64_t element_count(const std::vector<int64_t>& dims) {
+  uint64_t n = 1;
+  for (int64_t d : dims) n *= static_cast<uint64_t>(d);  // at most 2^32 (two widths of 2^16)
+  return n;
+}
+
+// What a model file's header says: the architecture, the metadata (less
+// "format") and where each tensor's data lies; the data is data_size bytes.
+struct Header {
+  QNetShape shape;
+  std::map<std::string, std::string> metadata;
+  std::vector<std::pair<std::string, uint64_t>> offsets;  // tensor_shapes order: name, first data byte
+  uint64_t data_size = 0;
+};
+
+// The header length in the first 8 bytes of a file of `total` bytes; refused
+// where the header could not fit.
+uint64_t header_length(const char* first8, uint64_t total, const std::string& what) {
+  if (total < 8) refuse(what, "truncated: " + std::to_string(total) + " bytes, not a model file");
+  uint64_t n = 0;
+  std::memcpy(&n, first8, 8);
+  if (n > kQNetMaxHeader || n > total - 8)
+    refuse(what, "not a model file (its header length " + std::to_string(n) + " does not fit its " +
+                     std::to_string(total) + " bytes or the limit of " + std::to_string(kQNetMaxHeader) +
+                     "; truncated or foreign)");
+  return n;
+}
+
+// JSON, refusing a key given twice in one object (the safetensors reader of
+// another tool might keep the other value) and nesting deeper than kMaxDepth.
+Json parse_json(std::string_view text, const std::string& what) {
+  std::vector<std::set<std::string>> keys;  // of each object being read
+  const Json::parser_callback_t check = [&](int depth, Json::parse_event_t event, Json& parsed) {
+    switch (event) {
+      case Json::parse_event_t::object_start:
+      case Json::parse_event_t::array_start:
+        if (depth >= kMaxDepth) refuse(what, "not a model file (its header is nested too deeply)");
+        if (event == Json::parse_event_t::object_start) keys.emplace_back();
+        break;
+      case Json::parse_event_t::object_end:
+        keys.pop_back();
+        break;
+      case Json::parse_event_t::key:
+        if (!keys.back().insert(parsed.get<std::string>()).second)
+          refuse(what, "its header gives the key '" + shown(parsed.get<std::string>()) + "' twice");
+        break;
+      default:
+        break;
+    }
+    return true;
+  };
+  try {
+    return Json::parse(text.begin(), text.end(), check);
+  } catch (const Json::exception&) {
+    refuse(what, "not a model file (its header is not JSON)");
+  }
+}
+
+Header parse_header(std::string_view text, const std::string& what) {
+  const Json header = parse_json(text, what);
+  if (!header.is_object()) refuse(what, "not a model file (its header is not a JSON object)");
+  const auto meta = header.find("__metadata__");
+  if (meta == header.end() || !meta->is_object())
+    refuse(what, "not a shuangkou model file (no __metadata__ in its header)");
+  Header h;
+  for (const auto& [k, v] : meta->items()) {
+    if (!v.is_string()) refuse(what, "metadata '" + shown(k) + "' is not a string");
+    h.metadata[k] = v.get<std::string>();
+  }
+  if (h.metadata["format"] != kQNetFormat)
+    refuse(what, "not a shuangkou Q network (metadata format '" + shown(h.metadata["format"]) +
+                     "', expected '" + std::string(kQNetFormat) + "')");
+  h.metadata.erase("format");
+  for (const char* key : {"obs_size", "move_size", "hidden"})
+    if (!h.metadata.count(key)) refuse(what, std::string("metadata '") + key + "' missing");
+  h.shape.obs_size = width_value(what, "obs_size", h.metadata["obs_size"]);
+  h.shape.move_size = width_value(what, "move_size", h.metadata["move_size"]);
+  const std::string_view hidden = h.metadata["hidden"];
+  for (size_t begin = 0;;) {  // comma-separated, no empty part
+    const size_t comma = std::min(hidden.find(',', begin), hidden.size());
+    if (h.shape.hidden.size() == static_cast<size_t>(kQNetMaxHidden))
+      refuse(what, "metadata 'hidden' must list 1.." + std::to_string(kQNetMaxHidden) + " widths");
+    h.shape.hidden.push_back(width_value(what, "hidden", hidden.substr(begin, comma - begin)));
+    if (comma == hidden.size()) break;
+    begin = comma + 1;
+  }
+
+  std::vector<std::pair<uint64_t, uint64_t>> spans;
+  for (const auto& [name, dims] : QNet::tensor_shapes(h.shape)) {
+    const auto t = header.find(name);
+    if (t == header.end()) refuse(what, "missing tensor '" + name + "'");
+    if (!t->is_object() || !t->contains("dtype") || !t->contains("shape") || !t->contains("data_offsets"))
+      refuse(what, "tensor '" + name + "' lacks dtype, shape or data_offsets");
+    const Json& dtype = t->at("dtype");
+    if (dtype != "F32") refuse(what, "tensor '" + name + "' is " + shown_json(dtype) + ", not F32");
+    const Json& shape = t->at("shape");
+    bool same = shape.is_array() && shape.size() == dims.size();
+    for (size_t i = 0; same && i < dims.size(); ++i)
+      same = shape[i].is_number_integer() && shape[i].get<int64_t>() == dims[i];
+    if (!same)
+      refuse(what, "tensor '" + name + "' has shape " + shown_json(shape) + ", expected " +
+                       Json(dims).dump() + " for the architecture in its metadata");
+    const Json& off = t->at("data_offsets");
+    if (!off.is_array() || off.size() != 2 || !off[0].is_number_unsigned() || !off[1].is_number_unsigned())
+      refuse(what, "tensor '" + name + "' has bad data_offsets " + shown_json(off));
+    const uint64_t begin = off[0].get<uint64_t>(), end = off[1].get<uint64_t>();
+    if (end < begin || end - begin != element_count(dims) * 4)
+      refuse(what, "tensor '" + name + "' data_offsets " + shown_json(off) + " do not match its shape");
+    h.offsets.push_back({name, begin});
+    spans.push_back({begin, end});
+  }
+  for (const auto& [name, _] : header.items())
+    if (name != "__metadata__" &&
+        std::none_of(h.offsets.begin(), h.offsets.end(), [&](const auto& o) { return o.first == name; }))
+      refuse(what, "unexpected tensor '" + shown(name) + "'");
+  std::sort(spans.begin(), spans.end());
+  for (const auto& [b, e] : spans) {
+    if (b != h.data_size) refuse(what, "tensor data overlap or leave gaps");
+    h.data_size = e;
+  }
+  return h;
+}
+
+// The data after the header must be exactly what the header describes.
+void check_data_size(uint64_t have, const Header& h, const std::string& what) {
+  if (have < h.data_size)
+    refuse(what, "truncated: " + std::to_string(have) + " data bytes, its header describes " +
+                     std::to_string(h.data_size));
+  if (have > h.data_size)
+    refuse(what, "trailing bytes after the tensors (" + std::to_string(have - h.data_size) + ")");
+}
+
+// The network of a checked header; read(offset, dest, n) copies n data bytes.
+QNet assemble(Header&& h, const std::function<void(uint64_t, char*, size_t)>& read, const std::string& what) {
+  std::map<std::string, std::vector<float>> tensors;
+  for (const auto& [name, dims] : QNet::tensor_shapes(h.shape)) {
+    std::vector<float> values(element_count(dims));
+    const auto offset = std::find_if(h.offsets.begin(), h.offsets.end(), [&](const auto& o) {
+                          return o.first == name;
+                        })->second;
+    read(offset, reinterpret_cast<char*>(values.data()), values.size() * 4);
+    tensors[name] = std::move(values);
+  }
+  try {
+    return QNet(h.shape, std::move(tensors), std::move(h.metadata));
+  } catch (const std::invalid_argument& e) {
+    refuse(what, e.what());
+  }
+}
+
+// Closes a file descriptor on the way out.
+struct Fd {
+  int fd;
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+// Exactly n bytes at `offset` of the file, or std::invalid_argument.
+void read_at(int fd, uint64_t offset, char* dest, size_t n, const std::string& what) {
+  while (n > 0) {
+    const ssize_t got = ::pread(fd, dest, n, static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) refuse(what, std::string("cannot read: ") + std::strerror(errno));
+    if (got == 0) refuse(what, "truncated (the file shrank while being read)");
+    dest += got;
+    offset += static_cast<uint64_t>(got);
+    n -= static_cast<size_t>(got);
+  }
+}
+
+const char* file_kind(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
 }
 
 // Per-thread activations: grown to the largest decision seen, then reused.
@@ -54,7 +261,7 @@ struct Workspace {
 }  // namespace
 
 std::vector<std::pair<std::string, std::vector<int64_t>>> QNet::tensor_shapes(const QNetShape& s) {
-  if (s.hidden.empty()) throw std::invalid_argument("a Q network needs at least one hidden layer");
+  check_shape(s);
   std::vector<std::pair<std::string, std::vector<int64_t>>> out;
   out.push_back({"l0.obs", {s.hidden[0], s.obs_size}});
   out.push_back({"l0.move", {s.hidden[0], s.move_size}});
@@ -68,33 +275,26 @@ std::vector<std::pair<std::string, std::vector<int64_t>>> QNet::tensor_shapes(co
   return out;
 }
 
-QNet::QNet(const QNetShape& shape, const std::map<std::string, std::vector<float>>& tensors,
+QNet::QNet(const QNetShape& shape, std::map<std::string, std::vector<float>> tensors,
            std::map<std::string, std::string> metadata)
     : shape_(shape), metadata_(std::move(metadata)) {
-  if (shape.obs_size < 1 || shape.move_size < 1 || shape.obs_size > kMaxWidth || shape.move_size > kMaxWidth)
-    throw std::invalid_argument("a Q network's obs_size and move_size must be 1.." +
-                                std::to_string(kMaxWidth));
-  for (int h : shape.hidden)
-    if (h < 1 || h > kMaxWidth)
-      throw std::invalid_argument("hidden layer widths must be 1.." + std::to_string(kMaxWidth));
-  const auto expected = tensor_shapes(shape);
+  const auto expected = tensor_shapes(shape);  // checks the shape
   if (tensors.size() != expected.size()) {
     for (const auto& [name, _] : tensors)
       if (std::none_of(expected.begin(), expected.end(), [&](const auto& e) { return e.first == name; }))
-        throw std::invalid_argument("unexpected tensor '" + name + "' for this architecture");
+        throw std::invalid_argument("unexpected tensor '" + shown(name) + "' for this architecture");
   }
   for (const auto& [name, dims] : expected) {
     const auto it = tensors.find(name);
     if (it == tensors.end()) throw std::invalid_argument("missing tensor '" + name + "'");
-    int64_t n = 1;
-    for (int64_t d : dims) n *= d;
-    if (static_cast<int64_t>(it->second.size()) != n)
+    const uint64_t n = element_count(dims);
+    if (it->second.size() != n)
       throw std::invalid_argument("tensor '" + name + "' holds " + std::to_string(it->second.size()) +
                                   " floats, its shape needs " + std::to_string(n));
     for (float x : it->second)
       if (!std::isfinite(x))
         throw std::invalid_argument("tensor '" + name + "' holds a NaN or infinite value");
-    tensors_[name] = it->second;
+    tensors_[name] = std::move(it->second);
   }
   metadata_["format"] = std::string(kQNetFormat);
   metadata_["obs_size"] = std::to_string(shape.obs_size);
@@ -102,6 +302,17 @@ QNet::QNet(const QNetShape& shape, const std::map<std::string, std::vector<float
   std::string hidden;
   for (int h : shape.hidden) hidden += (hidden.empty() ? "" : ",") + std::to_string(h);
   metadata_["hidden"] = hidden;
+  // What the reader refuses, refused here: the file this network writes reads back.
+  size_t header_size = 0;
+  try {
+    header_size = header_json().size();
+  } catch (const Json::exception&) {
+    throw std::invalid_argument("the metadata holds text that is not valid UTF-8");
+  }
+  if (header_size > kQNetMaxHeader)
+    throw std::invalid_argument("the metadata is too large: the file's header would be " +
+                                std::to_string(header_size) + " bytes, the limit is " +
+                                std::to_string(kQNetMaxHeader));
   bind();
 }
 
@@ -135,113 +346,66 @@ void QNet::bind() {
 }
 
 QNet QNet::from_bytes(std::string_view bytes, const std::string& what) {
-  if (bytes.size() < 8)
-    refuse(what, "truncated: " + std::to_string(bytes.size()) + " bytes, not a model file");
-  uint64_t header_size = 0;
-  std::memcpy(&header_size, bytes.data(), 8);
-  if (header_size > kMaxHeader || header_size > bytes.size() - 8)
-    refuse(what, "not a model file (its header length " + std::to_string(header_size) + " does not fit its " +
-                     std::to_string(bytes.size()) + " bytes; truncated or foreign)");
-  nlohmann::json header;
-  try {
-    header = nlohmann::json::parse(bytes.substr(8, header_size));
-  } catch (const nlohmann::json::exception&) {
-    refuse(what, "not a model file (its header is not JSON)");
-  }
-  if (!header.is_object() || !header.contains("__metadata__") || !header["__metadata__"].is_object())
-    refuse(what, "not a shuangkou model file (no __metadata__ in its header)");
-  std::map<std::string, std::string> metadata;
-  for (const auto& [k, v] : header["__metadata__"].items()) {
-    if (!v.is_string()) refuse(what, "metadata '" + k + "' is not a string");
-    metadata[k] = v.get<std::string>();
-  }
-  if (metadata["format"] != kQNetFormat)
-    refuse(what, "not a shuangkou Q network (metadata format '" + metadata["format"] + "', expected '" +
-                     std::string(kQNetFormat) + "')");
-  QNetShape shape;
-  for (const char* key : {"obs_size", "move_size", "hidden"})
-    if (!metadata.count(key)) refuse(what, std::string("metadata '") + key + "' missing");
-  shape.obs_size = positive_int(what, "obs_size", metadata["obs_size"]);
-  shape.move_size = positive_int(what, "move_size", metadata["move_size"]);
-  std::stringstream hidden(metadata["hidden"]);
-  for (std::string part; std::getline(hidden, part, ',');)
-    shape.hidden.push_back(positive_int(what, "hidden", part));
-  if (shape.hidden.empty() || shape.hidden.size() > 64)
-    refuse(what, "metadata 'hidden' must list 1..64 widths");
-
+  const uint64_t header_size = header_length(bytes.data(), bytes.size(), what);
+  Header h = parse_header(bytes.substr(8, header_size), what);
   const std::string_view data = bytes.substr(8 + header_size);
-  std::map<std::string, std::vector<float>> tensors;
-  std::vector<std::pair<uint64_t, uint64_t>> spans;
-  for (const auto& [name, dims] : tensor_shapes(shape)) {
-    if (!header.contains(name)) refuse(what, "missing tensor '" + name + "'");
-    const auto& t = header[name];
-    if (!t.is_object() || !t.contains("dtype") || !t.contains("shape") || !t.contains("data_offsets"))
-      refuse(what, "tensor '" + name + "' lacks dtype, shape or data_offsets");
-    if (t["dtype"] != "F32") refuse(what, "tensor '" + name + "' is " + t["dtype"].dump() + ", not F32");
-    if (!t["shape"].is_array() || t["shape"].size() != dims.size())
-      refuse(what, "tensor '" + name + "' has shape " + t["shape"].dump() + ", expected " +
-                       nlohmann::json(dims).dump());
-    for (size_t i = 0; i < dims.size(); ++i)
-      if (!t["shape"][i].is_number_integer() || t["shape"][i].get<int64_t>() != dims[i])
-        refuse(what, "tensor '" + name + "' has shape " + t["shape"].dump() + ", expected " +
-                         nlohmann::json(dims).dump() + " for the architecture in its metadata");
-    const auto& off = t["data_offsets"];
-    if (!off.is_array() || off.size() != 2 || !off[0].is_number_unsigned() || !off[1].is_number_unsigned())
-      refuse(what, "tensor '" + name + "' has bad data_offsets");
-    const uint64_t begin = off[0].get<uint64_t>(), end = off[1].get<uint64_t>();
-    int64_t n = 1;
-    for (int64_t d : dims) n *= d;
-    if (end < begin || end - begin != static_cast<uint64_t>(n) * 4)
-      refuse(what, "tensor '" + name + "' data_offsets do not match its shape");
-    if (end > data.size())
-      refuse(what, "truncated: tensor '" + name + "' ends at byte " + std::to_string(end) + " of " +
-                       std::to_string(data.size()) + " data bytes");
-    std::vector<float> values(static_cast<size_t>(n));
-    std::memcpy(values.data(), data.data() + begin, end - begin);
-    tensors[name] = std::move(values);
-    spans.push_back({begin, end});
-  }
-  for (const auto& [name, _] : header.items())
-    if (name != "__metadata__" && !tensors.count(name)) refuse(what, "unexpected tensor '" + name + "'");
-  std::sort(spans.begin(), spans.end());
-  uint64_t cursor = 0;
-  for (const auto& [b, e] : spans) {
-    if (b != cursor) refuse(what, "tensor data overlap or leave gaps");
-    cursor = e;
-  }
-  if (cursor != data.size()) refuse(what, "trailing bytes after the tensors");
-  metadata.erase("format");
-  try {
-    return QNet(shape, tensors, metadata);
-  } catch (const std::invalid_argument& e) {
-    refuse(what, e.what());
-  }
+  check_data_size(data.size(), h, what);
+  return assemble(
+      std::move(h),
+      [&](uint64_t offset, char* dest, size_t n) { std::memcpy(dest, data.data() + offset, n); }, what);
 }
 
 QNet QNet::load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument("cannot read model file '" + path + "'");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return from_bytes(buffer.str(), "model file '" + path + "'");
+  if (path.find('\0') != std::string::npos)
+    throw std::invalid_argument("model file path '" + shown(path.substr(0, path.find('\0'))) +
+                                "\\0...' holds a NUL character");
+  const std::string what = "model file '" + path + "'";
+  // O_NONBLOCK: opening a FIFO must not wait for a writer (it is then refused).
+  const Fd file{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
+  if (file.fd < 0) throw std::invalid_argument("cannot read " + what + ": " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(file.fd, &st) != 0) refuse(what, std::string("cannot read: ") + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) refuse(what, std::string("is ") + file_kind(st.st_mode) + ", not a regular file");
+  const auto size = static_cast<uint64_t>(st.st_size);
+  char first8[8] = {};
+  if (size >= 8) read_at(file.fd, 0, first8, 8, what);
+  const uint64_t header_size = header_length(first8, size, what);
+  std::string text(header_size, '\0');
+  read_at(file.fd, 8, text.data(), text.size(), what);
+  Header h = parse_header(text, what);
+  check_data_size(size - 8 - header_size, h, what);  // before any data is read
+  return assemble(
+      std::move(h),
+      [&](uint64_t offset, char* dest, size_t n) {
+        read_at(file.fd, 8 + header_size + offset, dest, n, what);
+      },
+      what);
+}
+
+std::string QNet::header_json() const {
+  Json header;
+  header["__metadata__"] = metadata_;
+  uint64_t offset = 0;
+  for (const auto& [name, dims] : tensor_shapes(shape_)) {
+    const uint64_t bytes = element_count(dims) * 4;
+    header[name] = {{"dtype", "F32"}, {"shape", dims}, {"data_offsets", {offset, offset + bytes}}};
+    offset += bytes;
+  }
+  return header.dump();
 }
 
 std::string QNet::to_bytes() const {
-  nlohmann::json header;
-  header["__metadata__"] = metadata_;
-  std::string data;
-  for (const auto& [name, dims] : tensor_shapes(shape_)) {
-    const auto& t = tensors_.at(name);
-    header[name] = {
-        {"dtype", "F32"}, {"shape", dims}, {"data_offsets", {data.size(), data.size() + 4 * t.size()}}};
-    data.append(reinterpret_cast<const char*>(t.data()), 4 * t.size());
-  }
-  std::string text = header.dump();
+  std::string text = header_json();
   text.append((8 - text.size() % 8) % 8, ' ');  // safetensors pads the header to 8 bytes
   const uint64_t n = text.size();
   std::string out(8, '\0');
   std::memcpy(out.data(), &n, 8);
-  return out + text + data;
+  out += text;
+  for (const auto& [name, dims] : tensor_shapes(shape_)) {
+    const auto& t = tensors_.at(name);
+    out.append(reinterpret_cast<const char*>(t.data()), 4 * t.size());
+  }
+  return out;
 }
 
 void QNet::q_values(const float* obs, const float* moves, int count, float* q) const {

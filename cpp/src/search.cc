@@ -59,8 +59,8 @@ double rollout(const Variant& v, GameState x, int seat, MoveList& scratch) {
 
 }  // namespace
 
-Play search_action(const Variant& v, const GameState& s, const MoveList& moves, SplitMix64& rng,
-                   int rollouts) {
+Play search_action(const Variant& v, const GameState& s, const MoveList& moves, SplitMix64& rng, int rollouts,
+                   const CancelFlag* cancel) {
   if (moves.empty()) return kPass;
   if (const Play* out = going_out(s, moves)) return *out;
   if (moves.size() == 1 && !s.can_pass()) return moves[0];  // the only legal action
@@ -85,6 +85,7 @@ Play search_action(const Variant& v, const GameState& s, const MoveList& moves, 
   std::array<double, kMaxCandidates> diff{}, diff_sq{};
   const int samples = std::max(1, rollouts / c.size);
   for (int d = 0; d < samples; ++d) {
+    if (cancel_requested(cancel)) return c.plays[0];  // the run stops and discards the move
     // A deal of the unseen cards consistent with every seat's count.
     for (int i = pool_size - 1; i > 0; --i) std::swap(pool[i], pool[rng.below(static_cast<uint32_t>(i + 1))]);
     std::array<CardCounts, kNumSeats> hands;

@@ -24,8 +24,10 @@ DealResult play_deal(const SelfPlayOptions& o, uint64_t index, MoveList& scratch
   if (record) {
     Game g(o.variant, seed);
     while (!g.state().is_over()) {
+      if (cancel_requested(o.cancel)) return DealResult{};
       const int seat = g.state().current_player();
-      const Play a = choose_action(o.agents[seat], o.variant, g.state(), recent.view(), scratch, rng);
+      const Play a =
+          choose_action(o.agents[seat], o.variant, g.state(), recent.view(), scratch, rng, o.cancel);
       tally.count(g.state(), a);
       recent.push(seat, a);
       g.apply(a);
@@ -36,8 +38,9 @@ DealResult play_deal(const SelfPlayOptions& o, uint64_t index, MoveList& scratch
   DealSetup setup;
   GameState s = GameState::deal(o.variant, seed, -1, &setup);
   while (!s.is_over()) {
+    if (cancel_requested(o.cancel)) return DealResult{};
     const int seat = s.current_player();
-    const Play a = choose_action(o.agents[seat], o.variant, s, recent.view(), scratch, rng);
+    const Play a = choose_action(o.agents[seat], o.variant, s, recent.view(), scratch, rng, o.cancel);
     tally.count(s, a);
     recent.push(seat, a);
     s.apply_legal(o.variant, a);
@@ -65,10 +68,12 @@ int64_t run_selfplay(const SelfPlayOptions& o, std::vector<DealResult>& results,
       MoveList scratch;
 #pragma omp for schedule(dynamic, 4)  // small chunks: a search deal takes seconds
       for (int64_t i = done; i < end; ++i) {
+        if (cancel_requested(o.cancel)) continue;  // (an OpenMP loop cannot be left early)
         std::string* record = i - done < recorded ? &records[i - done] : nullptr;
         results[i] = play_deal(o, static_cast<uint64_t>(i), scratch, record);
       }
     }
+    if (cancel_requested(o.cancel)) throw Cancelled();
     if (!records.empty()) o.on_records(records);
     done = end;
     if (progress && !progress(done)) break;

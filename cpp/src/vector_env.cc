@@ -12,7 +12,7 @@
 
 namespace shuangkou {
 
-VectorEnv::VectorEnv(const VectorEnvOptions& o)
+VectorEnv::VectorEnv(const VectorEnvOptions& o, const CancelFlag* cancel)
     : options_(o),
       catalogue_(options_.rules.catalogue()),
       // A thread per at least 32 envs: waking threads for a handful of envs
@@ -38,7 +38,7 @@ VectorEnv::VectorEnv(const VectorEnvOptions& o)
     e.last_history.reserve(256);
   }
   legal_offsets.assign(n + 1, 0);
-  reset();
+  reset(std::nullopt, cancel);
 }
 
 void VectorEnv::start_episode(int j) {
@@ -98,9 +98,9 @@ Game VectorEnv::finished_game(int env) const {
   return replay(envs_.at(env).last_seed, envs_.at(env).last_history);
 }
 
-void VectorEnv::play_bots(int j, MoveList& scratch) {
+void VectorEnv::play_bots(int j, MoveList& scratch, const CancelFlag* cancel) {
   Env& e = envs_[j];
-  while (true) {
+  while (!cancel_requested(cancel)) {
     if (e.state.is_over()) {
       finish(j);
       if (options_.deals >= 0) {  // the next deal is given out in env order, after this pass
@@ -113,20 +113,22 @@ void VectorEnv::play_bots(int j, MoveList& scratch) {
     const int seat = e.state.current_player();
     const std::optional<Bot>& bot = options_.bots[seat];
     if (!bot) return;
-    const Play a = choose_action(*bot, options_.rules.variant(), e.state, e.recent.view(), scratch, e.rng);
+    const Play a =
+        choose_action(*bot, options_.rules.variant(), e.state, e.recent.view(), scratch, e.rng, cancel);
+    if (cancel_requested(cancel)) return;  // (a search bot stopped early: its move is not played)
     e.tally.count(e.state, a);
     e.state.apply_legal(options_.rules.variant(), a);
     push_recent(e, seat, a);
   }
 }
 
-void VectorEnv::advance(int j, const Play& play, MoveList& scratch) {
+void VectorEnv::advance(int j, const Play& play, MoveList& scratch, const CancelFlag* cancel) {
   Env& e = envs_[j];
   const int seat = e.state.current_player();
   e.tally.count(e.state, play);
   e.state.apply_legal(options_.rules.variant(), play);
   push_recent(e, seat, play);
-  play_bots(j, scratch);
+  play_bots(j, scratch, cancel);
 }
 
 void VectorEnv::refresh_legal(int j, MoveList& scratch) {
@@ -138,25 +140,34 @@ void VectorEnv::refresh_legal(int j, MoveList& scratch) {
   for (const Play& m : e.legal) e.legal_id.push_back(catalogue_.id_of_generated(m));
 }
 
+void VectorEnv::stop_if_cancelled(const CancelFlag* cancel) {
+  if (!cancel_requested(cancel)) return;
+  interrupted_ = true;
+  throw Cancelled();
+}
+
+void VectorEnv::check_not_interrupted(const char* what) const {
+  if (interrupted_)
+    throw std::runtime_error(std::string("VectorEnv.") + what +
+                             ": an earlier step or reset was interrupted part-way, so some deals moved and "
+                             "others did not; call reset() first");
+}
+
 void VectorEnv::start_at(int j, int64_t episode) {
+  check_not_interrupted("start_at");
   if (j < 0 || j >= num_envs()) throw std::invalid_argument("env index out of range");
   if (episode < 0) throw std::invalid_argument("episode must be >= 0");
   episodes_[j] = episode;
   MoveList scratch;
   start_episode(j);
-  play_bots(j, scratch);
+  play_bots(j, scratch, nullptr);
   refresh_legal(j, scratch);
   dones_[j] = 0;
   std::fill(rewards_.begin() + j * kNumSeats, rewards_.begin() + (j + 1) * kNumSeats, 0.0f);
   write_outputs();
 }
 
-void VectorEnv::reset(uint64_t seed) {
-  options_.seed = seed;
-  reset();
-}
-
-void VectorEnv::deal_pending() {
+void VectorEnv::deal_pending(const CancelFlag* cancel) {
   const int n = num_envs();
   bool any = false;
   for (int j = 0; j < n; ++j) {
@@ -181,13 +192,16 @@ void VectorEnv::deal_pending() {
       Env& e = envs_[j];
       if (e.idle || !e.state.is_over()) continue;  // only the envs just given a deal
       start_episode(j);
-      play_bots(j, scratch);  // cannot end the deal: an external seat holds 27 cards
+      play_bots(j, scratch, cancel);  // cannot end the deal: an external seat holds 27 cards
       refresh_legal(j, scratch);
     }
   }
+  stop_if_cancelled(cancel);
 }
 
-void VectorEnv::reset() {
+void VectorEnv::reset(std::optional<uint64_t> seed, const CancelFlag* cancel) {
+  if (seed) options_.seed = *seed;
+  interrupted_ = true;  // until this reset completes
   std::fill(dones_.begin(), dones_.end(), 0);
   std::fill(rewards_.begin(), rewards_.end(), 0.0f);
   std::fill(episodes_.begin(), episodes_.end(), 0);
@@ -211,17 +225,20 @@ void VectorEnv::reset() {
     for (int j = 0; j < n; ++j) {
       if (envs_[j].idle) continue;
       start_episode(j);
-      play_bots(j, scratch);
+      play_bots(j, scratch, cancel);
       refresh_legal(j, scratch);
     }
   }
+  stop_if_cancelled(cancel);
   std::fill(dones_.begin(), dones_.end(),
             0);  // bots finishing a deal before anyone acts is not an episode end
   std::fill(rewards_.begin(), rewards_.end(), 0.0f);
   write_outputs();
+  interrupted_ = false;
 }
 
-void VectorEnv::step(std::span<const int32_t> actions) {
+void VectorEnv::step(std::span<const int32_t> actions, const CancelFlag* cancel) {
+  check_not_interrupted("step");
   const int n = num_envs();
   if (static_cast<int>(actions.size()) != n)
     throw std::invalid_argument("step needs one action per env: " + std::to_string(n) + ", got " +
@@ -256,11 +273,12 @@ void VectorEnv::step(std::span<const int32_t> actions) {
 #pragma omp for schedule(dynamic, 16)
     for (int j = 0; j < n; ++j) {
       if (envs_[j].idle) continue;
-      advance(j, envs_[j].legal[chosen[j]], scratch);
+      advance(j, envs_[j].legal[chosen[j]], scratch, cancel);
       if (!envs_[j].pending) refresh_legal(j, scratch);
     }
   }
-  if (options_.deals >= 0) deal_pending();
+  stop_if_cancelled(cancel);
+  if (options_.deals >= 0) deal_pending(cancel);
   write_outputs();
 }
 

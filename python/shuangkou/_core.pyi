@@ -249,6 +249,10 @@ class ActionCatalogue(metaclass=_pybind11_type):
 class QNet(metaclass=_pybind11_type):
     """A Deep Monte-Carlo Q network, evaluated with Eigen (docs/model_format.md)."""
 
+    MAX_WIDTH: int
+    MAX_HIDDEN_LAYERS: int
+    MAX_HEADER_BYTES: int
+
     def __init__(
         self,
         obs_size: int,
@@ -258,7 +262,7 @@ class QNet(metaclass=_pybind11_type):
         metadata: Mapping[str, str] = ...,
     ) -> None: ...
     @staticmethod
-    def load(path: str) -> QNet: ...
+    def load(path: str | os.PathLike[str]) -> QNet: ...
     @staticmethod
     def from_bytes(data: bytes) -> QNet: ...
     @staticmethod
@@ -396,7 +400,7 @@ def bot_names() -> list[str]: ...
 def bot_label(name: str) -> str:
     """The canonical name of a built-in bot ('heuristic', 'search:400'); ValueError naming an unknown bot or a bad budget."""
 
-def set_builtin_model(path: str) -> None:
+def set_builtin_model(path: str | os.PathLike[str]) -> None:
     """The model file the bot 'dmc' (without a path) plays; the package registers the weights it ships."""
 
 def level_title(total_points: int) -> tuple[int, str]:

@@ -3,8 +3,11 @@
 #include "shuangkou/qnet.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstring>
+#include <fstream>
 #include <random>
 
 #include "test_util.h"
@@ -122,6 +125,124 @@ TEST(QNet, DamagedOrForeignFilesAreRefused) {
   expect_refused(with_header(f16, data), "F16");
   expect_refused(with_header(header, data.substr(4)), "truncated");
   EXPECT_THROW(QNet::load("/nonexistent/model.safetensors"), std::invalid_argument);
+}
+
+// The header of a model file, and the file with another header.
+std::string header_of(const std::string& bytes) {
+  uint64_t n = 0;
+  std::memcpy(&n, bytes.data(), 8);
+  return bytes.substr(8, n);
+}
+
+std::string data_of(const std::string& bytes) { return bytes.substr(8 + header_of(bytes).size()); }
+
+// The header with metadata `key`'s value replaced by `value` (a JSON string).
+std::string with_metadata(const std::string& header, const std::string& key, const std::string& value) {
+  std::string out = header;
+  const std::string at = "\"" + key + "\":";
+  const size_t begin = out.find(at) + at.size();
+  const size_t end = out.find('"', begin + 1) + 1;
+  out.replace(begin, end - begin, value);
+  return out;
+}
+
+TEST(QNet, SizesInTheMetadataArePlainIntegers) {
+  const std::string bytes = random_net({3, 2, {2, 2}}, 6).to_bytes();
+  const std::string header = header_of(bytes), data = data_of(bytes);
+  for (const char* bad : {"\"2,\"", "\",2\"", "\"+2\"", "\" 2\"", "\"2 \"", "\"02\"", "\"\"", "\"2,,2\"",
+                          "\"0\"", "\"65537\"", "\"-2\"", "\"2.0\"", "\"2,2,\"", "\"1e1\""}) {
+    expect_refused(with_header(with_metadata(header, "hidden", bad), data), "metadata 'hidden' must be");
+    expect_refused(with_header(with_metadata(header, "obs_size", bad), data), "metadata 'obs_size' must be");
+    expect_refused(with_header(with_metadata(header, "move_size", bad), data),
+                   "metadata 'move_size' must be");
+  }
+  // The writer's own form reads back.
+  EXPECT_EQ(QNet::from_bytes(with_header(with_metadata(header, "hidden", "\"2,2\""), data)).shape().hidden,
+            (std::vector<int>{2, 2}));
+}
+
+TEST(QNet, KeysGivenTwiceAreRefusedAnywhereInTheHeader) {
+  const std::string bytes = random_net({3, 2, {2}}, 7).to_bytes();
+  const std::string header = header_of(bytes), data = data_of(bytes);
+  const auto twice = [&](const std::string& find, const std::string& insert) {
+    std::string h = header;
+    h.insert(h.find(find) + find.size(), insert);
+    return with_header(h, data);
+  };
+  // nlohmann-json keeps the last value of a key given twice: another reader might keep the first.
+  expect_refused(twice("\"__metadata__\":{", "\"variant\":\"jj\","), "gives the key 'variant' twice");
+  expect_refused(twice("\"__metadata__\":{", "\"hidden\":\"7\","), "gives the key 'hidden' twice");
+  expect_refused(twice("\"l0.bias\":{", "\"dtype\":\"F16\","), "gives the key 'dtype' twice");
+  expect_refused(twice("{", "\"out.bias\":{},"), "gives the key 'out.bias' twice");
+  // Nesting deeper than a model header's is refused before anything recurses over it.
+  expect_refused(
+      twice("\"__metadata__\":{", "\"x\":" + std::string(100000, '[') + std::string(100000, ']') + ","),
+      "nested too deeply");
+}
+
+TEST(QNet, WhatCanBeBuiltCanBeWrittenAndReadBackAndNoMore) {
+  const std::vector<int> deepest(kQNetMaxHidden, 2);
+  const QNet deep = random_net({3, 2, deepest}, 8);
+  EXPECT_EQ(QNet::from_bytes(deep.to_bytes()).to_bytes(), deep.to_bytes());
+  std::vector<int> too_deep = deepest;
+  too_deep.push_back(2);
+  EXPECT_THROW(random_net({3, 2, too_deep}, 8), std::invalid_argument);
+  std::string hidden = "\"2";
+  for (int i = 1; i <= kQNetMaxHidden; ++i) hidden += ",2";
+  expect_refused(with_header(with_metadata(header_of(deep.to_bytes()), "hidden", hidden + "\""),
+                             data_of(deep.to_bytes())),
+                 "must list 1..64 widths");
+
+  const QNet widest = random_net({kQNetMaxWidth, 1, {1}}, 9);
+  EXPECT_EQ(QNet::from_bytes(widest.to_bytes()).shape().obs_size, kQNetMaxWidth);
+  EXPECT_THROW(random_net({kQNetMaxWidth + 1, 1, {1}}, 9), std::invalid_argument);
+  EXPECT_THROW(random_net({3, 2, {kQNetMaxWidth + 1}}, 9), std::invalid_argument);
+
+  // The header, metadata included, within kQNetMaxHeader; text that is not UTF-8 is no metadata.
+  const QNet net = random_net({3, 2, {2}}, 10);
+  const std::string padded = header_of(QNet(net.shape(), net.tensors(), {{"note", ""}}).to_bytes());
+  const size_t room = kQNetMaxHeader - (padded.find_last_not_of(' ') + 1);  // (the writer pads to 8 bytes)
+  const QNet fits(net.shape(), net.tensors(), {{"note", std::string(room, 'x')}});
+  EXPECT_EQ(QNet::from_bytes(fits.to_bytes()).metadata().at("note").size(), room);
+  EXPECT_THROW(QNet(net.shape(), net.tensors(), {{"note", std::string(room + 1, 'x')}}),
+               std::invalid_argument);
+  EXPECT_THROW(QNet(net.shape(), net.tensors(), {{"note", "\xff"}}), std::invalid_argument);
+}
+
+TEST(QNet, LoadReadsOnlyRegularFilesAndNoMoreThanTheyHold) {
+  const std::string dir = ::testing::TempDir();
+  EXPECT_THROW(QNet::load(dir), std::invalid_argument);  // a directory
+  EXPECT_THROW(QNet::load("/dev/zero"), std::invalid_argument);
+  const std::string fifo = dir + "/qnet_test.fifo";
+  ::unlink(fifo.c_str());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  try {
+    QNet::load(fifo);  // opened without blocking: refused at once, not waited on
+    ADD_FAILURE() << "a FIFO was read";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("FIFO"), std::string::npos) << e.what();
+  }
+  ::unlink(fifo.c_str());
+  const std::string file = dir + "/qnet_test.safetensors";
+  const QNet net = random_net({3, 2, {2}}, 11);
+  {
+    std::ofstream out(file, std::ios::binary);
+    out << net.to_bytes();
+  }
+  EXPECT_EQ(QNet::load(file).to_bytes(), net.to_bytes());
+  EXPECT_THROW(QNet::load(file + std::string(1, '\0') + "x"), std::invalid_argument);  // not cut at the NUL
+  {
+    std::ofstream out(file, std::ios::binary | std::ios::app);
+    out << "extra";
+  }
+  try {
+    QNet::load(file);
+    ADD_FAILURE() << "trailing bytes were accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("trailing bytes"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(file), std::string::npos) << e.what();
+  }
+  ::unlink(file.c_str());
 }
 
 }  // namespace

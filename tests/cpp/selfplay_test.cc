@@ -2,9 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
+
+#include "shuangkou/cancel.h"
+#include "shuangkou/vector_env.h"
 
 namespace shuangkou {
 namespace {
@@ -128,6 +133,79 @@ TEST(SelfPlay, BadOptionsAreRejected) {
   EXPECT_THROW(parse_bot("search:0"), std::invalid_argument);
   EXPECT_THROW(parse_bot("search:4x"), std::invalid_argument);
   EXPECT_THROW(parse_bot("greedy:4"), std::invalid_argument);
+}
+
+// Sets `flag` after `ms` milliseconds on another thread (as Ctrl-C does from Python).
+class SetLater {
+ public:
+  SetLater(CancelFlag& flag, int ms)
+      : thread_([&flag, ms] {
+          std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+          flag.store(true);
+        }) {}
+  ~SetLater() { thread_.join(); }
+
+ private:
+  std::thread thread_;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+TEST(SelfPlay, ACancelFlagStopsASearchRunWithinAMove) {
+  SelfPlayOptions o;
+  o.variant = preset("baibian");
+  o.games = 2;
+  o.threads = 1;
+  o.agents = {Bot{BotKind::kSearch, kMaxRollouts}, Bot{BotKind::kSearch, kMaxRollouts},
+              Bot{BotKind::kSearch, kMaxRollouts}, Bot{BotKind::kSearch, kMaxRollouts}};  // hours a deal
+  CancelFlag cancel{false};
+  o.cancel = &cancel;
+  std::vector<DealResult> results;
+  const auto start = std::chrono::steady_clock::now();
+  {
+    SetLater later(cancel, 200);
+    EXPECT_THROW(run_selfplay(o, results), Cancelled);
+  }
+  EXPECT_LT(seconds_since(start), 10.0);
+  // A flag never set changes nothing: the same results as without one.
+  CancelFlag never{false};
+  SelfPlayOptions fast = o;
+  fast.agents = {Bot{BotKind::kSearch, 8}, Bot{BotKind::kHeuristic}, Bot{BotKind::kRandom},
+                 Bot{BotKind::kGreedy}};
+  fast.games = 20;
+  std::vector<DealResult> with, without;
+  fast.cancel = &never;
+  run_selfplay(fast, with);
+  fast.cancel = nullptr;
+  run_selfplay(fast, without);
+  ASSERT_EQ(with.size(), without.size());
+  for (size_t i = 0; i < with.size(); ++i) EXPECT_TRUE(same(with[i], without[i])) << i;
+}
+
+TEST(VectorEnv, AStepCancelledPartWayRefusesToGoOnUntilReset) {
+  VectorEnvOptions o;
+  o.rules = Rules("baibian", preset("baibian"));
+  o.num_envs = 4;
+  o.threads = 1;
+  o.bots = {std::nullopt, Bot{BotKind::kSearch, kMaxRollouts}, Bot{BotKind::kSearch, kMaxRollouts},
+            Bot{BotKind::kSearch, kMaxRollouts}};
+  CancelFlag at_once{true};
+  EXPECT_THROW(VectorEnv(o, &at_once), Cancelled);  // the bots' opening moves stop too
+  o.bots[1] = o.bots[2] = o.bots[3] = Bot{BotKind::kHeuristic};
+  VectorEnv env(o);  // (heuristic bots: built at once)
+  std::vector<int32_t> actions;
+  for (int j = 0; j < env.num_envs(); ++j) actions.push_back(env.legal_ids[env.legal_offsets[j]]);
+  EXPECT_THROW(env.step(actions, &at_once), Cancelled);
+  EXPECT_TRUE(env.interrupted());
+  EXPECT_THROW(env.step(actions), std::runtime_error);
+  EXPECT_THROW(env.start_at(0, 1), std::runtime_error);
+  env.reset();
+  EXPECT_FALSE(env.interrupted());
+  actions.clear();
+  for (int j = 0; j < env.num_envs(); ++j) actions.push_back(env.legal_ids[env.legal_offsets[j]]);
+  env.step(actions);  // goes on after the reset
 }
 
 }  // namespace

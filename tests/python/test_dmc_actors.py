@@ -131,3 +131,42 @@ def test_a_network_of_other_sizes_is_refused():
     actors = sk._core.DmcActors("classic", random_net())
     with pytest.raises(ValueError, match="observations of 7 floats"):
         actors.set_network(small, 1)
+
+
+# ---------------------------------------------------------------------------- arguments (issue 17, red-team pass)
+
+
+@pytest.mark.parametrize(
+    "change, needle",
+    [
+        ({"num_envs": True}, "num_envs"),
+        ({"num_envs": 2**31}, "num_envs"),
+        ({"version": -1}, "version"),
+        ({"version": True}, "version"),
+        ({"epsilon": True}, "epsilon"),
+        ({"epsilon": float("nan")}, "epsilon"),
+        ({"epsilon": "0.1"}, "epsilon"),
+        ({"teacher_prob": 2.0}, "teacher_prob"),
+        ({"deals": -2}, "deals"),
+        ({"threads": 10**6}, "threads"),
+    ],
+)
+def test_actor_arguments_are_checked(change, needle):
+    """Bools passed as integers, negative versions and out-of-range counts were accepted;
+    2**31 envs gave pybind11's TypeError."""
+    with pytest.raises(ValueError, match=needle):
+        sk._core.DmcActors("classic", random_net(), **{"num_envs": 8, **change})
+
+
+def test_collect_and_setters_check_their_arguments():
+    actors = sk._core.DmcActors("classic", random_net(), num_envs=8)
+    for bad in (-1, 0, True, 2.5):
+        with pytest.raises(ValueError, match="min_samples"):
+            actors.collect(bad)
+    with pytest.raises(ValueError, match="min_samples=1099511627776 needs about"):
+        actors.collect(2**40)  # was std::bad_alloc, or a process killed for memory
+    with pytest.raises(ValueError, match="teacher_prob must be"):
+        actors.set_teacher_prob("0.5")
+    with pytest.raises(ValueError, match="version"):
+        actors.set_network(random_net(), -1)
+    assert len(actors.collect(1)["target"]) >= 1  # (nothing above changed the actors)

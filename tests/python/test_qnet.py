@@ -4,6 +4,8 @@ model files that round-trip and refuse to load when damaged or foreign."""
 from __future__ import annotations
 
 import io
+import json
+import os
 import zipfile
 
 import numpy as np
@@ -203,3 +205,206 @@ def test_dmc_model_problems_are_named(tmp_path):
     small.write_bytes(random_qnet(7, 3, (5,)).to_bytes())
     with pytest.raises(ValueError, match="observations of 7 floats"):
         sk.selfplay("classic", games=2, agents=f"dmc:{small}")
+
+
+# ---------------------------------------------------------------------------- the reader's strictness (issue 17)
+
+
+def with_header(data: bytes, header: str) -> bytes:
+    """A model file's bytes with its JSON header replaced by `header` (padded as the writer pads)."""
+    n = int.from_bytes(data[:8], "little")
+    text = header.encode("utf-8")
+    text += b" " * (-len(text) % 8)
+    return len(text).to_bytes(8, "little") + text + data[8 + n :]
+
+
+def header_of(data: bytes) -> str:
+    n = int.from_bytes(data[:8], "little")
+    return data[8 : 8 + n].decode("utf-8").rstrip(" ")
+
+
+def with_metadata(data: bytes, **changes: str) -> bytes:
+    header = json.loads(header_of(data))
+    header["__metadata__"].update(changes)
+    return with_header(data, json.dumps(header))
+
+
+def load_in_subprocess(path: str, timeout: float = 60) -> dict:
+    """QNet.load(path) in a fresh interpreter (a hang or a crash fails only the caller):
+    {"type": exception type or None, "message": ..., "seconds": ...}."""
+    from test_hardening import run_snippet
+
+    p = run_snippet(
+        f"""
+        import json, time
+        import shuangkou as sk
+        start = time.monotonic()
+        try:
+            sk.QNet.load({path!r})
+            out = {{"type": None, "message": ""}}
+        except BaseException as e:
+            out = {{"type": type(e).__name__, "message": str(e)}}
+        out["seconds"] = time.monotonic() - start
+        print(json.dumps(out))
+        """,
+        timeout=timeout,
+    )
+    assert p.returncode == 0, p.stderr[-2000:]
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "directory", "sparse-3GB"])
+def test_a_path_that_is_not_a_model_file_is_refused_at_once_without_reading_it(tmp_path, kind):
+    """A FIFO with no writer hung the reader; a link to /dev/zero or a 3 GB sparse file was
+    read whole before its header was looked at (std::bad_alloc after about 1 GB)."""
+    path = tmp_path / f"{kind}.safetensors"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "dev-zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "directory":
+        path.mkdir()
+    else:
+        with open(path, "wb") as f:
+            f.truncate(3 << 30)
+    r = load_in_subprocess(str(path))
+    assert r["type"] == "ValueError" and str(path) in r["message"], r
+    want = {"fifo": "FIFO", "dev-zero": "device", "directory": "directory", "sparse-3GB": "not a model file"}[kind]
+    assert want in r["message"] and r["seconds"] < 5, r
+
+
+def test_model_paths_are_str_or_path_like_and_never_cut_at_a_nul(tmp_path):
+    net = random_qnet(7, 3, (5,))
+    path = tmp_path / "m.safetensors"
+    path.write_bytes(net.to_bytes())
+    assert sk.QNet.load(path).hidden == [5]  # os.PathLike
+    assert sk.QNet.load(str(path)).hidden == [5]
+    with pytest.raises(ValueError, match="NUL"):  # it loaded m.safetensors
+        sk.QNet.load(str(path) + "\0.txt")
+    with pytest.raises(ValueError, match=r"path: .*lone surrogate"):
+        sk.QNet.load("\ud800.safetensors")
+    with pytest.raises(ValueError, match="path must be a path"):
+        sk.QNet.load(3)
+    with pytest.raises(ValueError, match="NUL"):
+        sk._core.set_builtin_model("a\0b")
+
+
+@pytest.mark.parametrize("text", ["5,", ",5", "+5", " 5", "5 ", "05", "", "5,,4", "0x5", "5.0", "65537", "٥"])
+def test_the_sizes_in_the_metadata_are_plain_integers(text):
+    data = random_qnet(7, 3, (5,)).to_bytes()
+    with pytest.raises(ValueError, match="metadata 'hidden' must be an integer 1..65536 written in plain digits"):
+        sk.QNet.from_bytes(with_metadata(data, hidden=text))
+    for key in ("obs_size", "move_size"):
+        with pytest.raises(ValueError, match=f"metadata '{key}' must be an integer"):
+            sk.QNet.from_bytes(with_metadata(data, **{key: text}))
+
+
+def test_a_key_given_twice_anywhere_in_the_header_is_refused():
+    data = random_qnet(7, 3, (5,)).to_bytes()
+    header = header_of(data)
+    assert sk.QNet.from_bytes(with_header(data, header)).hidden == [5]  # the rewrite itself is fine
+    twice = {
+        "metadata": header.replace('"__metadata__":{', '"__metadata__":{"variant":"jj","variant":"classic",'),
+        "tensor": header.replace('"out.bias":', '"out.bias":{"dtype":"F32"},"out.bias":', 1),
+        "field": header.replace('"dtype":"F32"', '"dtype":"F16","dtype":"F32"', 1),
+        "format": header.replace('"__metadata__":{', '"__metadata__":{"format":"other",'),
+    }
+    for what, text in twice.items():
+        assert text != header, what
+        with pytest.raises(ValueError, match="gives the key '.*' twice"):
+            sk.QNet.from_bytes(with_header(data, text))
+
+
+def test_header_nesting_trailing_data_and_offsets_are_checked():
+    data = random_qnet(7, 3, (5,)).to_bytes()
+    header = header_of(data)
+    deep = header.replace('"__metadata__":{', '"__metadata__":{"x":' + "[" * 5000 + "]" * 5000 + ",")
+    with pytest.raises(ValueError, match="nested too deeply"):
+        sk.QNet.from_bytes(with_header(data, deep))
+    with pytest.raises(ValueError, match="trailing bytes"):
+        sk.QNet.from_bytes(data + b"\0\0\0\0")
+    with pytest.raises(ValueError, match=r"model bytes: truncated: \d+ data bytes, its header describes"):
+        sk.QNet.from_bytes(data[:-4])
+
+
+def test_what_can_be_built_can_be_written_and_read_back_and_no_more(tmp_path):
+    """A 65-layer network could be built and written, but not read back: the constructor
+    now refuses what the reader refuses, with the same limits."""
+    assert (sk.QNet.MAX_HIDDEN_LAYERS, sk.QNet.MAX_WIDTH, sk.QNet.MAX_HEADER_BYTES) == (64, 65536, 1 << 24)
+
+    def zeros(obs: int, move: int, hidden: list[int]) -> dict[str, np.ndarray]:
+        return {n: np.full(s, 0.5, np.float32) for n, s in sk.QNet.tensor_shapes(obs, move, hidden)}
+
+    deepest = [3] * sk.QNet.MAX_HIDDEN_LAYERS
+    net = sk.QNet(7, 3, deepest, zeros(7, 3, deepest))
+    path = tmp_path / "deep.safetensors"
+    path.write_bytes(net.to_bytes())
+    assert sk.QNet.load(path).hidden == deepest and sk.QNet.from_bytes(net.to_bytes()).hidden == deepest
+    with pytest.raises(ValueError, match="1..64 hidden layers, got 65"):
+        sk.QNet(7, 3, [3] * 65, zeros(7, 3, deepest) | {"l64.weight": np.zeros((3, 3), np.float32)})
+    with pytest.raises(ValueError, match="1..64 hidden layers"):
+        sk.QNet.tensor_shapes(7, 3, [3] * 65)
+    data = net.to_bytes()
+    with pytest.raises(ValueError, match="metadata 'hidden' must list 1..64 widths"):
+        sk.QNet.from_bytes(with_metadata(data, hidden=",".join(["3"] * 65)))
+
+    widest = sk.QNet(sk.QNet.MAX_WIDTH, 1, [1], zeros(sk.QNet.MAX_WIDTH, 1, [1]))
+    assert sk.QNet.from_bytes(widest.to_bytes()).obs_size == sk.QNet.MAX_WIDTH
+    with pytest.raises(ValueError, match="1..65536"):
+        sk.QNet(sk.QNet.MAX_WIDTH + 1, 1, [1], {})
+    with pytest.raises(ValueError, match="hidden layer widths must be 1..65536"):
+        sk.QNet(7, 3, [sk.QNet.MAX_WIDTH + 1], {})
+
+    small = zeros(7, 3, [5])
+    room = sk.QNet.MAX_HEADER_BYTES - len(header_of(sk.QNet(7, 3, [5], small, {"note": ""}).to_bytes()))
+    fits = sk.QNet(7, 3, [5], small, {"note": "x" * room})
+    assert len(header_of(fits.to_bytes())) == sk.QNet.MAX_HEADER_BYTES
+    assert sk.QNet.from_bytes(fits.to_bytes()).metadata["note"] == "x" * room
+    with pytest.raises(ValueError, match="metadata is too large"):
+        sk.QNet(7, 3, [5], small, {"note": "x" * (room + 1)})
+
+
+def test_names_and_metadata_that_are_not_text_are_value_errors():
+    good = random_qnet(7, 3, (5,)).tensors()
+    with pytest.raises(ValueError, match=r"tensor names must be str, got 3 \(int\)"):
+        sk.QNet(7, 3, [5], {**good, 3: np.zeros(1, np.float32)})
+    with pytest.raises(ValueError, match="tensor names: not valid text"):
+        sk.QNet(7, 3, [5], {**good, "l\ud800": np.zeros(1, np.float32)})
+    with pytest.raises(ValueError, match="metadata 'note' must be str"):
+        sk.QNet(7, 3, [5], good, {"note": 1})
+    with pytest.raises(ValueError, match="metadata 'note': not valid text"):
+        sk.QNet(7, 3, [5], good, {"note": "\udcff"})
+
+
+# ---------------------------------------------------------------------------- arguments (issue 17, red-team pass)
+
+
+def test_qnet_arguments_are_checked():
+    """multiply_adds(-1) returned a number, tensor_shapes(-1, ...) shapes with -1, bools
+    passed as widths, bytearray and NaN or complex inputs were taken silently."""
+    obs, move = sk._core.observation_size(), sk._core.MOVE_FEATURE_SIZE
+    shapes = sk.QNet.tensor_shapes(obs, move, [8])
+    rng = np.random.default_rng(0)
+    net = sk.QNet(obs, move, [8], {n: rng.normal(0, 0.3, s).astype(np.float32) for n, s in shapes})
+    for bad in (-1, True):
+        with pytest.raises(ValueError, match="moves"):
+            net.multiply_adds(bad)
+    with pytest.raises(ValueError, match="obs_size"):
+        sk.QNet.tensor_shapes(-1, move, [8])
+    with pytest.raises(ValueError, match="hidden width"):
+        sk.QNet.tensor_shapes(obs, move, [True])
+    with pytest.raises(ValueError, match="hidden"):
+        sk.QNet.tensor_shapes(obs, move, "8")
+    with pytest.raises(ValueError, match="hidden width"):
+        sk.QNet(obs, move, [True], {})
+    assert sk.QNet.from_bytes(bytearray(net.to_bytes())).hidden == [8]
+    assert sk.QNet.from_bytes(memoryview(net.to_bytes())).hidden == [8]
+    with pytest.raises(ValueError, match="data must be bytes"):
+        sk.QNet.from_bytes("not bytes")
+    x, m = np.zeros(obs, np.float32), np.zeros((3, move), np.float32)
+    assert net.q_values(x, m).shape == (3,)
+    for bad_x in (np.full(obs, np.nan, np.float32), np.full(obs, np.inf), np.zeros(obs, np.complex64)):
+        with pytest.raises(ValueError, match="obs"):
+            net.q_values(bad_x, m)
+    with pytest.raises(ValueError, match="moves"):
+        net.q_values(x, m.astype(object))

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "shuangkou/cancel.h"
 #include "shuangkou/game.h"
 #include "shuangkou/movegen.h"
 #include "shuangkou/qnet.h"
@@ -64,9 +65,12 @@ void set_builtin_model(std::string path);
 
 // The bot's action for the current player (kPass to pass). `recent` holds
 // the deal's last actions, oldest first (the observation's; only dmc reads
-// them); `scratch` is working space; `rng` the game's agent stream.
+// them); `scratch` is working space; `rng` the game's agent stream. The
+// search bot polls `cancel` between its rollout samples: once it is set it
+// returns a legal move at once (the heuristic's), which the caller, stopping,
+// discards.
 Play choose_action(const Bot& bot, const Variant& v, const GameState& s, std::span<const Action> recent,
-                   MoveList& scratch, SplitMix64& rng);
+                   MoveList& scratch, SplitMix64& rng, const CancelFlag* cancel = nullptr);
 
 inline Play random_action(const Variant& v, const GameState& s, MoveList& scratch, SplitMix64& rng) {
   return choose_action(Bot{BotKind::kRandom}, v, s, {}, scratch, rng);

@@ -7,11 +7,14 @@
 // reward for the seat that decided (the Monte-Carlo return), with the version of the weights that chose it.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
+#include "shuangkou/cancel.h"
 #include "shuangkou/qnet.h"
 #include "shuangkou/rewards.h"
 #include "shuangkou/rules.h"
@@ -50,22 +53,36 @@ struct DmcSamples {
   int64_t size() const { return static_cast<int64_t>(target.size()); }
 };
 
+// Threads: one collect() at a time (the caller serialises it). set_network,
+// set_teacher_prob, deals_finished and decisions are safe from any thread at
+// any time, a collect() running or not: a running collect takes the network,
+// its version and the teacher's share afresh at each step (a network it is
+// using stays alive until that step ends).
 class DmcActors {
  public:
   // Throws std::invalid_argument for a network whose input sizes are not this
-  // build's observation and move sizes, or bad options.
-  DmcActors(const DmcActorOptions& o, std::shared_ptr<const QNet> net, int64_t version);
+  // build's observation and move sizes, or bad options. Built-in seats play
+  // their first moves here: `cancel` stops that as in collect().
+  DmcActors(const DmcActorOptions& o, std::shared_ptr<const QNet> net, int64_t version,
+            const CancelFlag* cancel = nullptr);
 
-  // The network (and its version) used from the next decision on.
+  // The network (and its version) used from the next step on.
   void set_network(std::shared_ptr<const QNet> net, int64_t version);
-  // The teacher's share from the next decision on; std::invalid_argument
+  // The teacher's share from the next step on; std::invalid_argument
   // outside [0, 1] (or above 0 without a teacher).
   void set_teacher_prob(double p);
+  double teacher_prob() const { return teacher_prob_.load(); }
   // Plays until finished deals hold at least `min_samples` decisions (or, in
   // `deals` mode, every deal is finished) and returns those decisions.
-  DmcSamples collect(int64_t min_samples);
-  int64_t deals_finished() const { return deals_finished_; }
-  int64_t decisions() const { return decisions_; }
+  // `cancel` is polled between steps and between moves: once set, collect
+  // throws Cancelled and the decisions gathered are lost; stopped in the
+  // middle of a step, the actors are interrupted() and every later collect
+  // throws std::runtime_error (make new actors).
+  DmcSamples collect(int64_t min_samples, const CancelFlag* cancel = nullptr);
+  bool interrupted() const { return interrupted_; }
+  int64_t deals_finished() const { return deals_finished_.load(); }
+  int64_t decisions() const { return decisions_.load(); }
+  // The options as constructed (set_teacher_prob does not change them).
   const DmcActorOptions& options() const { return options_; }
 
  private:
@@ -75,14 +92,17 @@ class DmcActors {
     std::vector<int8_t> seat;
   };
   DmcActorOptions options_;
+  mutable std::mutex net_mutex_;  // guards net_ and version_
   std::shared_ptr<const QNet> net_;
   int64_t version_ = 0;
+  std::atomic<double> teacher_prob_{0.0};
   VectorEnv env_;
   std::vector<Trajectory> trajectories_;  // the current deal of each env
   std::vector<SplitMix64> rngs_;          // exploration, one stream per env
   std::vector<int32_t> actions_;
-  int64_t deals_finished_ = 0;
-  int64_t decisions_ = 0;
+  std::atomic<int64_t> deals_finished_{0};
+  std::atomic<int64_t> decisions_{0};
+  bool interrupted_ = false;
 };
 
 }  // namespace shuangkou

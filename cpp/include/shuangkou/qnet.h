@@ -10,7 +10,10 @@
 // JSON header) whose metadata says `"format": "shuangkou-qnet/1"` and gives
 // the architecture. Loading reads data only, never code, and refuses a
 // truncated, foreign or wrong-shaped file with std::invalid_argument naming
-// the problem.
+// the problem (docs/model_format.md lists what it refuses).
+//
+// Threads: a QNet is immutable after construction; q_values may run on one
+// network from any number of threads at once.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +25,12 @@
 namespace shuangkou {
 
 inline constexpr std::string_view kQNetFormat = "shuangkou-qnet/1";
+
+// Limits of the format, one set for the constructor, the writer and the
+// reader: a network that can be built can be written and read back.
+inline constexpr int kQNetMaxWidth = 1 << 16;           // obs_size, move_size and each hidden width: 1..this
+inline constexpr int kQNetMaxHidden = 64;               // hidden layers: 1..this
+inline constexpr uint64_t kQNetMaxHeader = 1ULL << 24;  // bytes of the JSON header (metadata included)
 
 struct QNetShape {
   int obs_size = 0;
@@ -36,14 +45,20 @@ class QNet {
   // "l0.obs" [h0, obs_size], "l0.move" [h0, move_size], "l0.bias" [h0], then
   // for i >= 1 "l{i}.weight" [h_i, h_{i-1}] and "l{i}.bias" [h_i], then
   // "out.weight" [1, h_last] and "out.bias" [1]. Weights are [out, in], as
-  // PyTorch's nn.Linear keeps them.
+  // PyTorch's nn.Linear keeps them. std::invalid_argument for a shape outside
+  // the limits above.
   static std::vector<std::pair<std::string, std::vector<int64_t>>> tensor_shapes(const QNetShape& shape);
 
-  // From named arrays (row-major float32), checked against the shape.
-  QNet(const QNetShape& shape, const std::map<std::string, std::vector<float>>& tensors,
+  // From named arrays (row-major float32), checked against the shape; the
+  // metadata must be valid UTF-8 and the file's header within kQNetMaxHeader.
+  QNet(const QNetShape& shape, std::map<std::string, std::vector<float>> tensors,
        std::map<std::string, std::string> metadata = {});
   // Parses the bytes of a model file; `what` names the source in errors.
+  // Allocates no more than the bytes hold.
   static QNet from_bytes(std::string_view bytes, const std::string& what = "model");
+  // Reads a model file: it must be a regular file (opened without blocking,
+  // so a FIFO is refused, not waited on), and no read goes past the sizes its
+  // header gives and the file's own size. The path must hold no NUL.
   static QNet load(const std::string& path);
   QNet(const QNet& other);
   QNet& operator=(const QNet& other);
@@ -66,7 +81,8 @@ class QNet {
   QNetShape shape_;
   std::map<std::string, std::vector<float>> tensors_;
   std::map<std::string, std::string> metadata_;
-  void bind();  // sets the pointers below
+  void bind();                      // sets the pointers below
+  std::string header_json() const;  // the model file's JSON header (unpadded)
   // Pointers into tensors_, by layer, for the forward pass.
   std::vector<const float*> weights_, biases_;
   const float* first_obs_ = nullptr;

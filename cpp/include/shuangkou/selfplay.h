@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "shuangkou/bots.h"
+#include "shuangkou/cancel.h"
 #include "shuangkou/game.h"
 #include "shuangkou/results.h"
 #include "shuangkou/scoring.h"
@@ -28,15 +29,20 @@ struct SelfPlayOptions {
   // the calling thread; an exception it throws stops the run and propagates.
   int64_t replays = 0;
   std::function<void(const std::vector<std::string>& records)> on_records;
+  // Polled between moves (and by search bots between samples): once another
+  // thread sets it, run_selfplay stops within a move and throws Cancelled.
+  const CancelFlag* cancel = nullptr;
 };
 
 // Plays one deal; if `record` is given, also writes its JSON record there.
+// Stopped by o.cancel, it returns an empty result (to be discarded).
 DealResult play_deal(const SelfPlayOptions& o, uint64_t index, MoveList& scratch,
                      std::string* record = nullptr);
 
 // Plays deals [0, o.games) into `results` (resized). `progress(done)` is
 // called on the calling thread between blocks of deals; returning false stops
 // early (the results then hold the first `done` deals). Returns deals played.
+// Throws Cancelled when o.cancel is set (the results are then meaningless).
 int64_t run_selfplay(const SelfPlayOptions& o, std::vector<DealResult>& results,
                      const std::function<bool(int64_t done)>& progress = nullptr);
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "shuangkou/bots.h"
+#include "shuangkou/cancel.h"
 #include "shuangkou/encode.h"
 #include "shuangkou/game.h"
 #include "shuangkou/results.h"
@@ -45,9 +46,15 @@ struct VectorEnvOptions {
   int64_t deals = -1;
 };
 
+// Long calls (the constructor, reset, step: built-in search seats can take
+// seconds a move) take an optional cancel flag, polled between moves: once
+// another thread sets it, the call stops within a move and throws Cancelled.
+// A step or reset stopped so leaves some envs moved and others not: the env is
+// then interrupted() and step() and start_at() refuse (std::runtime_error)
+// until a reset() completes.
 class VectorEnv {
  public:
-  explicit VectorEnv(const VectorEnvOptions& o);
+  explicit VectorEnv(const VectorEnvOptions& o, const CancelFlag* cancel = nullptr);
 
   // The deal seed of episode `episode` of env `env`.
   static uint64_t episode_seed(uint64_t seed, int env, int64_t episode) {
@@ -55,15 +62,16 @@ class VectorEnv {
   }
 
   // Starts episode 0 everywhere (with a new base seed: deals of that seed).
-  void reset();
-  void reset(uint64_t seed);
+  void reset(std::optional<uint64_t> seed = std::nullopt, const CancelFlag* cancel = nullptr);
   // Restarts env j at its episode `episode` (0-based) of the current seed,
   // as if every episode before it had been played (to restore a snapshot).
   void start_at(int env, int64_t episode);
   // One action id per env, for its current (external) player. If any is not
   // legal, throws std::invalid_argument naming the first such env, and no env
   // changes.
-  void step(std::span<const int32_t> actions);
+  void step(std::span<const int32_t> actions, const CancelFlag* cancel = nullptr);
+  // True after a step or reset was cancelled part-way (until a reset completes).
+  bool interrupted() const { return interrupted_; }
 
   int num_envs() const { return static_cast<int>(envs_.size()); }
   int num_actions() const { return catalogue_.size(); }
@@ -133,14 +141,18 @@ class VectorEnv {
   void start_episode(int j);
   void push_recent(Env& e, int seat, const Play& p);
   // Plays `play` in env j, then bots until an external seat acts; records a
-  // finished deal and starts the next.
-  void advance(int j, const Play& play, MoveList& scratch);
-  void play_bots(int j, MoveList& scratch);
+  // finished deal and starts the next. Bots stop early once `cancel` is set.
+  void advance(int j, const Play& play, MoveList& scratch, const CancelFlag* cancel);
+  void play_bots(int j, MoveList& scratch, const CancelFlag* cancel);
   void finish(int j);
   void refresh_legal(int j, MoveList& scratch);
   void write_outputs();
   // `deals` mode: gives the envs that finished their next deals, in env order.
-  void deal_pending();
+  void deal_pending(const CancelFlag* cancel);
+  // After a parallel pass: if `cancel` was set, marks the env interrupted and throws Cancelled.
+  void stop_if_cancelled(const CancelFlag* cancel);
+  // step() and start_at() refuse an interrupted env.
+  void check_not_interrupted(const char* what) const;
   Game replay(uint64_t seed, const std::vector<Env::Recorded>& history) const;
 
   VectorEnvOptions options_;
@@ -157,6 +169,7 @@ class VectorEnv {
   std::vector<float> final_obs_;
   std::vector<int> chosen_;  // step(): the legal-move index each env plays
   int64_t next_deal_ = 0;    // `deals` mode: the next deal to give out
+  bool interrupted_ = false;
 };
 
 }  // namespace shuangkou

@@ -1,0 +1,63 @@
+"""Text handed to the C++ core that is not valid text (issue 17): a str with a lone
+surrogate cannot be encoded as UTF-8, and pybind11's own conversion answered with
+"incompatible function arguments" (a TypeError that names no argument). Every name
+the core takes now goes through the one conversion Rules uses (text_arg), and paths
+through os.fsencode: a ValueError naming the argument."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import shuangkou as sk
+from shuangkou import _core
+
+
+def _net() -> sk.QNet:
+    obs, move = _core.observation_size(), _core.MOVE_FEATURE_SIZE
+    shapes = sk.QNet.tensor_shapes(obs, move, [4])
+    return sk.QNet(obs, move, [4], {n: np.zeros(s, np.float32) for n, s in shapes})
+
+
+CALLS = {
+    "bot_label search": (lambda: _core.bot_label("search:\ud800"), "bot name"),
+    "bot_label dmc": (lambda: _core.bot_label("dmc:\ud800"), "bot name"),
+    "run_selfplay agents": (
+        lambda: _core.run_selfplay("baibian", 2, ["random", "heuristic", "search:\ud800", "random"]),
+        "agent of seat 2",
+    ),
+    "DmcActors opponent": (lambda: _core.DmcActors("baibian", _net(), opponent="heur\ud800istic"), "opponent"),
+    "DmcActors teacher": (lambda: _core.DmcActors("baibian", _net(), teacher="dmc:\ud800"), "teacher"),
+    "DmcActors reward": (lambda: _core.DmcActors("baibian", _net(), reward="w\ud800"), "reward"),
+    "VectorEnvCore bots": (
+        lambda: _core.VectorEnvCore("baibian", 2, 0, 1, [None, "\ud800:x", None, None], "win", True),
+        "bot of seat 1",
+    ),
+    "VectorEnvCore reward": (
+        lambda: _core.VectorEnvCore("baibian", 2, 0, 1, [None] * 4, "\ud800", True),
+        "reward",
+    ),
+    "set_builtin_model": (lambda: _core.set_builtin_model("models/\ud800.safetensors"), "path"),
+    "QNet.load": (lambda: sk.QNet.load("\ud800"), "path"),
+}
+
+
+@pytest.mark.parametrize("call", list(CALLS), ids=list(CALLS))
+def test_lone_surrogates_in_names_are_a_value_error_naming_the_argument(call):
+    fn, argument = CALLS[call]
+    with pytest.raises(ValueError) as e:
+        fn()
+    assert str(e.value).startswith(argument + ":") and "lone surrogate" in str(e.value), str(e.value)
+
+
+def test_names_of_other_types_are_a_value_error_and_good_names_still_work():
+    with pytest.raises(ValueError, match="bot name must be text"):
+        _core.bot_label(3)
+    with pytest.raises(ValueError, match=r"agents \(one bot per seat\): one entry per seat"):
+        _core.run_selfplay("baibian", 2, "random")
+    with pytest.raises(ValueError, match=r"bots \(None for an external seat\): one entry per seat"):
+        _core.VectorEnvCore("baibian", 2, 0, 1, [None] * 3, "win", True)
+    assert _core.bot_label("search:400") == "search:400"
+    with pytest.raises(ValueError, match="unknown bot 'nobody'"):
+        _core.bot_label("nobody")
+    r = _core.run_selfplay("baibian", 3, ("random", "heuristic", "greedy", "simple"), seed=1)
+    assert len(r["scores"]) == 3
