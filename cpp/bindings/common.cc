@@ -84,14 +84,14 @@ double real_arg(const py::handle& obj, const char* what, double lo, double hi) {
 
 std::string text_arg(const py::handle& obj, const char* what) {
   if (!py::isinstance<py::str>(obj))
-    throw py::value_error(std::string(what) + " must be text (a str), got " + std::string(py::repr(obj)));
+    throw py::value_error(std::string(what) + " must be text (a str), got " + shown(obj));
   Py_ssize_t size = 0;
   const char* data = PyUnicode_AsUTF8AndSize(obj.ptr(), &size);
   if (!data) {
     PyErr_Clear();
     // repr() escapes the surrogate, so the message itself is valid text.
     throw py::value_error(std::string(what) + ": not valid text (it holds a lone surrogate), got " +
-                          std::string(py::repr(obj)));
+                          shown(obj));
   }
   return std::string(data, static_cast<size_t>(size));
 }
@@ -122,7 +122,10 @@ std::string path_arg(const py::handle& obj, const char* what) {
 }
 
 sk::Bot bot_arg(const py::handle& name, const std::string& what) {
-  return sk::parse_bot(text_arg(name, what.c_str()));  // (its errors name the bot: ValueError)
+  const std::string text = text_arg(name, what.c_str());
+  if (text.find('\0') != std::string::npos)  // (a C++ message would end at it)
+    throw py::value_error(what + ": a bot name holds no NUL character, got " + shown(name));
+  return sk::parse_bot(text);  // (its errors name the bot: ValueError)
 }
 
 std::vector<py::handle> seat_list(const py::handle& obj, const char* what) {

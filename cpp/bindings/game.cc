@@ -158,9 +158,9 @@ void bind_game(py::module_& m) {
            })
       .def(
           "rewards",
-          [](const sk::Game& g, const std::string& mode) {
+          [](const sk::Game& g, const py::handle& mode) {
             if (!g.state().is_over()) throw py::value_error("the deal is not over");
-            const sk::RewardMode m = sk::parse_reward_mode(mode);
+            const sk::RewardMode m = sk::parse_reward_mode(text_arg(mode, "mode"));
             std::vector<double> out;
             for (int s = 0; s < sk::kNumSeats; ++s)
               out.push_back(sk::deal_reward(m, g.state(), g.variant(), s));
@@ -241,7 +241,8 @@ void bind_game(py::module_& m) {
                              })
       .def("to_json", &sk::Game::to_json, "A JSON record that Game.from_json replays exactly.")
       .def_static(
-          "from_json", [](const std::string& text) { return sk::Game::from_json(text); }, py::arg("record"))
+          "from_json", [](const py::handle& text) { return sk::Game::from_json(text_arg(text, "record")); },
+          py::arg("record"))
       .def("clone", [](const sk::Game& g) { return sk::Game(g); })
       .def("__copy__", [](const sk::Game& g) { return sk::Game(g); })
       .def(
@@ -270,7 +271,9 @@ void bind_game(py::module_& m) {
       .def(py::pickle([](const sk::Match& m) { return m.to_json(); },
                       [](const std::string& record) { return sk::Match::from_json(record); }))
       .def("to_json", &sk::Match::to_json, "The whole match as a JSON record (Match.from_json replays it).")
-      .def_static("from_json", &sk::Match::from_json, py::arg("record"))
+      .def_static(
+          "from_json", [](const py::handle& text) { return sk::Match::from_json(text_arg(text, "record")); },
+          py::arg("record"))
       .def("next_deal", &sk::Match::next_deal,
            "Credits the finished deal to its players and deals the next (unless the match is over).")
       .def("is_over", &sk::Match::is_over)

@@ -145,7 +145,8 @@ void bind_rules(py::module_& m) {
       },
       "The parameter table: every parameter's name, allowed values, description and value in each preset.");
   m.def(
-      "preset_description", [](const std::string& name) { return std::string(sk::preset_description(name)); },
+      "preset_description",
+      [](const py::handle& name) { return std::string(sk::preset_description(text_arg(name, "name"))); },
       py::arg("name"));
   m.def("preset_yaml", &sk::preset_yaml, py::arg("name"),
         "The config file of a preset (configs/variants/NAME.yaml).");

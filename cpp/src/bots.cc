@@ -7,6 +7,7 @@
 #include <string>
 
 #include "bots_internal.h"
+#include "shuangkou/clip.h"
 #include "shuangkou/encode.h"
 
 namespace shuangkou {
@@ -208,7 +209,7 @@ Bot parse_bot(std::string_view name) {
   }
   std::string known;
   for (const auto& n : bot_names()) known += (known.empty() ? "" : ", ") + n;
-  throw std::invalid_argument("unknown bot '" + std::string(name) + "' (built-in bots: " + known +
+  throw std::invalid_argument("unknown bot '" + clip(name, 60) + "' (built-in bots: " + known +
                               "; search takes a budget: search:ROLLOUTS; dmc a model file: dmc:PATH)");
 }
 

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "shuangkou/clip.h"
+
 namespace shuangkou {
 namespace {
 
@@ -371,7 +373,6 @@ namespace {
 // hundred actions: records are a few KB, four levels deep).
 constexpr size_t kMaxRecordBytes = 1 << 20;
 constexpr int kMaxRecordDepth = 16;
-constexpr size_t kMaxQuoted = 120;
 
 // Refuses a text too large or nested too deep before the JSON library sees
 // it (its recursive printer would overflow the stack on deep values).
@@ -399,13 +400,6 @@ void check_record_shape(const std::string& text) {
       --depth;
     }
   }
-}
-
-// Text quoted in an error message, cut to a readable length.
-std::string clip(std::string s) {
-  if (s.size() > kMaxQuoted)
-    s = s.substr(0, kMaxQuoted) + "... (" + std::to_string(s.size()) + " characters)";
-  return s;
 }
 
 // A JSON value as quoted in an error message.

@@ -6,6 +6,8 @@
 #include <charconv>
 #include <stdexcept>
 
+#include "shuangkou/clip.h"
+
 namespace shuangkou {
 namespace {
 
@@ -241,7 +243,7 @@ Variant preset(std::string_view name) {
   if (n == "jj") return make_jj();
   std::string known;
   for (const auto& p : preset_names()) known += (known.empty() ? "" : ", ") + p;
-  throw std::invalid_argument("unknown variant preset '" + std::string(name) + "' (known: " + known + ")");
+  throw std::invalid_argument("unknown variant preset '" + clip(name, 60) + "' (known: " + known + ")");
 }
 
 void set_param(Variant& v, std::string_view name, std::string_view value) {

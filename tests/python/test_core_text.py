@@ -38,7 +38,34 @@ CALLS = {
     ),
     "set_builtin_model": (lambda: _core.set_builtin_model("models/\ud800.safetensors"), "path"),
     "QNet.load": (lambda: sk.QNet.load("\ud800"), "path"),
+    "Game.from_json": (lambda: sk.Game.from_json('{"x": "\ud800"}'), "record"),
+    "Match.from_json": (lambda: sk.Match.from_json('{"x": "\ud800"}'), "record"),
+    "Game.rewards mode": (lambda: _finished_game().rewards("\ud800"), "mode"),
+    "preset_description": (lambda: _core.preset_description("\ud800"), "name"),
 }
+
+
+def _finished_game() -> sk.Game:
+    g = sk.Game("classic", seed=1)
+    while not g.is_over():
+        g.apply(g.legal_moves()[0] if not g.can_pass() else "pass")
+    return g
+
+
+def test_a_nul_in_a_bot_name_is_named_whole():
+    """bot_label("x\0y") said "unknown bot 'x": the C++ message ended at the NUL."""
+    with pytest.raises(ValueError, match="NUL") as e:
+        _core.bot_label("x\0y")
+    assert "\\x00" in str(e.value)
+
+
+def test_a_long_unknown_preset_is_not_echoed_whole():
+    with pytest.raises(ValueError, match=r"unknown variant preset 'x{60}\.\.\. \(50000 characters\)'") as e:
+        sk.Rules("x" * 50_000)
+    assert len(str(e.value)) < 400
+    with pytest.raises(ValueError) as e:
+        _core.bot_label("y" * 50_000)
+    assert len(str(e.value)) < 400, len(str(e.value))
 
 
 @pytest.mark.parametrize("call", list(CALLS), ids=list(CALLS))
