@@ -37,8 +37,7 @@ import numpy as np
 
 from . import _core
 from ._args import int_arg
-
-DEFAULT_REWARD = "win"  # the reward default of every env of the package
+from .envs.options import DEFAULT_REWARD, check_reward, observation_box
 
 
 def _autoreset_mode() -> Any:
@@ -100,6 +99,7 @@ class VectorEnv:
         num_envs = int_arg(num_envs, "num_envs", 1, 1 << 24)
         num_threads = int_arg(num_threads or 0, "num_threads", 0, _core.MAX_THREADS, " (0 or None: every core)")
         seed = int_arg(seed, "seed", 0, 2**64 - 1)
+        check_reward(reward)
         self.rules = _core.Rules(variant, **overrides)  # resolved once; the core shares its catalogue
         self.variant = variant if isinstance(variant, str) else self.rules.name
         self.seed = seed
@@ -122,9 +122,9 @@ class VectorEnv:
             self.single_observation_space = self.single_action_space = None
             self.observation_space = self.action_space = None
         else:
-            self.single_observation_space = spaces.Box(-100.0, 100.0, (self.observation_size,), np.float32)
+            self.single_observation_space = observation_box(self.observation_size)
             self.single_action_space = spaces.Discrete(self.num_actions)
-            self.observation_space = spaces.Box(-100.0, 100.0, (num_envs, self.observation_size), np.float32)
+            self.observation_space = observation_box(num_envs, self.observation_size)
             self.action_space = spaces.MultiDiscrete(np.full(num_envs, self.num_actions))
 
     @staticmethod

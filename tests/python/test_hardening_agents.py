@@ -489,6 +489,8 @@ def test_gym_env_refuses_a_non_finite_illegal_reward_and_reentry():
     for bad in (float("nan"), float("inf"), 10**400):
         with pytest.raises(ValueError, match="illegal_reward"):
             ShuangkouEnv("classic", illegal_reward=bad)
+        with pytest.raises(ValueError, match="illegal_reward"):  # the PettingZoo env checks it the same way
+            sk.raw_env("classic", illegal_reward=bad)
 
     holder = {}
 

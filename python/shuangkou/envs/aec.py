@@ -34,13 +34,11 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .. import _core
-from ..vector import DEFAULT_REWARD
 from .actions import rules_of
+from .options import DEFAULT_REWARD, check_illegal_action, check_reward, observation_box
 from .render import render_game
 
 NUM_SEATS = 4
-REWARD_MODES = ("win", "score", "log")
-ILLEGAL_ACTION = ("terminate", "raise", "random")
 RENDER_LANGS = ("en", "zh")
 
 
@@ -64,16 +62,11 @@ class raw_env(AECEnv):
         **overrides: Any,
     ) -> None:
         super().__init__()
-        if illegal_action not in ILLEGAL_ACTION:
-            raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTION)}, got {illegal_action!r}")
-        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float, np.number)):
-            raise ValueError(f"illegal_reward must be a number, got {illegal_reward!r}")
+        self.illegal_reward = check_illegal_action(illegal_action, illegal_reward)
         self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
-        if reward not in REWARD_MODES:
-            raise ValueError(f"reward must be one of {', '.join(REWARD_MODES)}, got {reward!r}")
+        check_reward(reward)
         if render_lang not in RENDER_LANGS:
             raise ValueError(f"render_lang must be 'en' or 'zh', got {render_lang!r}")
         self.rules = rules_of(variant, **overrides)  # resolved once: validates the variant and overrides
@@ -85,7 +78,7 @@ class raw_env(AECEnv):
         self.num_actions = len(self.catalogue)
         self.state_size = _core.state_size()
         self.state_layout = _core.state_layout()
-        self.state_space = spaces.Box(low=-100.0, high=100.0, shape=(self.state_size,), dtype=np.float32)
+        self.state_space = observation_box(self.state_size)
         self.observation_size = _core.observation_size()
         self.observation_layout = _core.observation_layout()
 
@@ -95,7 +88,7 @@ class raw_env(AECEnv):
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(low=-100.0, high=100.0, shape=(self.observation_size,), dtype=np.float32),
+                    "observation": observation_box(self.observation_size),
                     "action_mask": spaces.Box(low=0, high=1, shape=(self.num_actions,), dtype=np.int8),
                 }
             )

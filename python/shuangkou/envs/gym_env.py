@@ -72,13 +72,11 @@ from .. import _core
 from .._args import int_arg
 from ..agents import AgentLike, agent_label, decide, reset_agent, resolve_agent
 from ..selfplay import OUTCOMES  # the codes of info["outcome"]
-from ..vector import DEFAULT_REWARD
 from .actions import rules_of
+from .options import DEFAULT_REWARD, check_illegal_action, check_reward, observation_box
 from .render import render_game
 
 ENV_ID = "shuangkou/Shuangkou-v0"
-REWARDS = ("win", "score", "log")
-ILLEGAL_ACTION = ("terminate", "raise", "random")
 
 
 def _as_action(action: Any, what: str) -> int:
@@ -127,14 +125,8 @@ class ShuangkouEnv(gymnasium.Env):
         self.seat = int_arg(seat, "seat", 0, 3)
         if not isinstance(control_partner, (bool, np.bool_)):
             raise ValueError(f"control_partner must be True or False, got {control_partner!r}")
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
-        if illegal_action not in ILLEGAL_ACTION:
-            raise ValueError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTION)}, got {illegal_action!r}")
-        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float, np.number)):
-            raise ValueError(f"illegal_reward must be a number, got {illegal_reward!r}")
-        if not -1e9 <= illegal_reward <= 1e9:  # (NaN fails this too)
-            raise ValueError(f"illegal_reward must be a finite number in [-1e9, 1e9], got {illegal_reward!r:.40}")
+        check_reward(reward)
+        illegal_reward = check_illegal_action(illegal_action, illegal_reward)
         if render_mode == "rgb_array":
             # stable-baselines3's make_vec_env asks every env id for "rgb_array" by default
             gymnasium.logger.warn("ShuangkouEnv renders text only ('ansi', 'human'): render_mode='rgb_array' ignored")
@@ -164,7 +156,7 @@ class ShuangkouEnv(gymnasium.Env):
         self.num_actions = int(self._core.num_actions)
         self.observation_size = int(_core.observation_size())
         self.catalogue = self.rules.catalogue
-        self.observation_space = spaces.Box(-100.0, 100.0, (self.observation_size,), np.float32)
+        self.observation_space = observation_box(self.observation_size)
         self.action_space = spaces.Discrete(self.num_actions)
 
         # "idle": reset() deals anew; "playing"; "ended": the deal just ended (the core
