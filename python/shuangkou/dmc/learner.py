@@ -48,6 +48,7 @@ logs and checkpoint over.
 from __future__ import annotations
 
 import ast
+import contextlib
 import csv
 import dataclasses
 import io
@@ -56,6 +57,7 @@ import signal
 import stat
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -255,6 +257,124 @@ def _restore(state: dict[str, Any], out: Path, net: QNetwork, optimizer: torch.o
         ) from None
 
 
+def _start(config: TrainConfig, out: Path, state: dict[str, Any] | None, net: QNetwork, optimizer: Any) -> dict:
+    """Where the run starts: update, version and the counts so far (resumed from
+    `state`, whose log rows after its update are dropped; or a fresh folder)."""
+    at = {"update": 0, "version": 0, "samples": 0, "decisions": 0.0, "elapsed_s": 0.0}
+    if state is None:
+        for name in ("train.csv", "eval.csv", "checkpoint.pt"):  # a fresh run starts the folder over
+            (out / name).unlink(missing_ok=True)
+        return at
+    _restore(state, out, net, optimizer)
+    at["update"], at["version"] = state["update"], state["version"]
+    # The logs go on from the checkpoint: rows written after it are dropped (both logs
+    # read before either is rewritten).
+    logs = {name: _log_rows(out / name, at["update"]) for name in ("train.csv", "eval.csv")}
+    for name, (_, text) in logs.items():
+        if text is not None:
+            with output_file(out / name, newline="") as f:
+                f.write(text)
+    rows = logs["train.csv"][0]
+    if "samples" in state:  # the counts at the checkpoint
+        at.update(samples=int(state["samples"]), decisions=float(state["decisions"]))
+        at["elapsed_s"] = float(state["elapsed_s"])
+    elif rows:  # an older checkpoint: the counts at the last log row
+        at.update(samples=int(rows[-1]["samples"]), elapsed_s=float(rows[-1]["elapsed_s"]))
+        at["decisions"] = float(rows[-1]["decisions_per_s"]) * at["elapsed_s"]
+    return at
+
+
+def _actor_groups(config: TrainConfig, net: QNetwork, version: int, start_update: int) -> list[tuple[Any, int]]:
+    """The C++ actors, one group per opponent (self-play, a bot), with the fresh
+    decisions each collects an update."""
+    return [
+        (
+            _core.DmcActors(
+                config.variant,
+                net.to_qnet(),
+                version=version,
+                num_envs=envs,
+                seed=(config.seed + start_update + 1_000_003 * g) % 2**64,
+                threads=config.threads,
+                reward=config.reward,
+                epsilon=config.epsilon,
+                opponent=opponent,
+                teacher=None if config.teacher == "none" else config.teacher,
+                teacher_prob=config.teacher_prob(start_update),
+            ),
+            max(1, round(config.collect * share)),
+        )
+        for g, (opponent, envs, share) in enumerate(config.groups())
+    ]
+
+
+def _evaluate(config: TrainConfig, out: Path, update: int) -> dict[str, Any]:
+    """The eval.csv row of the model file just written: duplicate deals against
+    `eval_opponent`, WP and ADP with their intervals."""
+    r = arena(
+        config.variant,
+        agents=[f"dmc:{out / 'model.safetensors'}", config.eval_opponent],
+        deals=config.eval_deals,
+        threads=config.threads,
+        seed=config.seed,
+    )
+    p = r["pairs"][0]
+    row = {"update": update, "opponent": config.eval_opponent, "deals": p["deals"]}
+    for key in ("wp", "adp"):
+        ci = p[f"{key}_ci"] or [p[key], p[key]]
+        row.update({key: p[key], f"{key}_lo": ci[0], f"{key}_hi": ci[1]})
+    return row
+
+
+def _save_checkpoint(out: Path, config: TrainConfig, net: QNetwork, optimizer: Any, at: dict[str, Any]) -> None:
+    """checkpoint.pt, written whole: the weights, the optimizer's state, the config
+    (a plain dict) and `at` (update, version, samples, decisions, elapsed_s)."""
+    checkpoint = {
+        **at,
+        "net": {k: v.detach().cpu() for k, v in net.state_dict().items()},
+        "optimizer": optimizer.state_dict(),
+        "config": config.as_dict(),
+    }
+    with output_file(out / "checkpoint.pt", "wb") as f:
+        torch.save(checkpoint, f)
+
+
+@contextlib.contextmanager
+def _stop_after_update() -> Iterator[list[bool]]:
+    """Ctrl-C stops the run after the update under way (a KeyboardInterrupt raised at
+    any point may be swallowed by a finalizer, and the run would go on); a second one
+    stops it at once. Yields the flag list the loop checks (non-empty: stop). Only on
+    the main thread, and only where Python's own handler is in place."""
+    stop: list[bool] = []
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        if stop:
+            raise KeyboardInterrupt
+        stop.append(True)
+
+    handle = threading.current_thread() is threading.main_thread() and (
+        signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    )
+    previous = signal.signal(signal.SIGINT, on_interrupt) if handle else None
+    try:
+        yield stop
+    finally:
+        if handle:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _learn(net: QNetwork, optimizer: Any, batch: tuple[torch.Tensor, torch.Tensor, torch.Tensor], lr: float) -> float:
+    """One Adam step on the mean squared error of Q(obs, move) against the target; the loss."""
+    obs, move, target = batch
+    for group in optimizer.param_groups:  # (a resumed run takes the config's rate)
+        group["lr"] = lr
+    loss = torch.nn.functional.mse_loss(net(obs, move), target)
+    optimizer.zero_grad(set_to_none=True)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+
+
 def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, progress: bool = True) -> dict:
     """Trains as the module docstring says; returns the last log and evaluation rows.
 
@@ -272,154 +392,71 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
     torch.manual_seed(config.seed)
     net = QNetwork(obs_size, move_size, config.hidden).to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=config.lr)
-    start_update, version, samples, decisions0, elapsed0 = 0, 0, 0, 0.0, 0.0
-    if state is not None:
-        _restore(state, out, net, optimizer)
-        start_update, version = state["update"], state["version"]
-        # The logs go on from the checkpoint: rows written after it are dropped (both
-        # logs read before either is rewritten).
-        logs = {name: _log_rows(out / name, start_update) for name in ("train.csv", "eval.csv")}
-        for name, (_, text) in logs.items():
-            if text is not None:
-                with output_file(out / name, newline="") as f:
-                    f.write(text)
-        rows = logs["train.csv"][0]
-        if "samples" in state:  # the counts at the checkpoint
-            samples, decisions0, elapsed0 = int(state["samples"]), float(state["decisions"]), float(state["elapsed_s"])
-        elif rows:  # an older checkpoint: the counts at the last log row
-            samples, elapsed0 = int(rows[-1]["samples"]), float(rows[-1]["elapsed_s"])
-            decisions0 = float(rows[-1]["decisions_per_s"]) * elapsed0
-    else:
-        for name in ("train.csv", "eval.csv", "checkpoint.pt"):  # a fresh run starts the folder over
-            (out / name).unlink(missing_ok=True)
+    at = _start(config, out, state, net, optimizer)
+    start_update, version, samples = at["update"], at["version"], at["samples"]
     metadata = {"variant": config.variant, "config": repr(dataclasses.asdict(config))}
-    seed = config.seed
-    groups = [
-        (
-            _core.DmcActors(
-                config.variant,
-                net.to_qnet(),
-                version=version,
-                num_envs=envs,
-                seed=(seed + start_update + 1_000_003 * g) % 2**64,
-                threads=config.threads,
-                reward=config.reward,
-                epsilon=config.epsilon,
-                opponent=opponent,
-                teacher=None if config.teacher == "none" else config.teacher,
-                teacher_prob=config.teacher_prob(start_update),
-            ),
-            max(1, round(config.collect * share)),
-        )
-        for g, (opponent, envs, share) in enumerate(config.groups())
-    ]
+    groups = _actor_groups(config, net, version, start_update)
     replay = Replay(config.replay, obs_size, move_size, device) if config.replay else None
-    generator = torch.Generator().manual_seed((seed + start_update) % 2**64)
-    started = time.perf_counter() - elapsed0
+    generator = torch.Generator().manual_seed((config.seed + start_update) % 2**64)
+    started = time.perf_counter() - at["elapsed_s"]
     last_log: dict[str, Any] = {}
     last_eval: dict[str, Any] = {}
 
     def decisions() -> float:
-        return decisions0 + sum(a.decisions for a, _ in groups)
+        return at["decisions"] + sum(a.decisions for a, _ in groups)
 
     def save_and_evaluate(update: int) -> dict[str, Any]:
         # The model, its evaluation and the logs first, the checkpoint last: a resume
         # starts from the checkpoint and drops the log rows after it.
         net.save(out / "model.safetensors", {**metadata, "update": str(update), "version": str(version)})
-        r = arena(
-            config.variant,
-            agents=[f"dmc:{out / 'model.safetensors'}", config.eval_opponent],
-            deals=config.eval_deals,
-            threads=config.threads,
-            seed=config.seed,
-        )
-        p = r["pairs"][0]
-        row = {
-            "update": update,
-            "opponent": config.eval_opponent,
-            "deals": p["deals"],
-            "wp": p["wp"],
-            "wp_lo": p["wp_ci"][0] if p["wp_ci"] else p["wp"],
-            "wp_hi": p["wp_ci"][1] if p["wp_ci"] else p["wp"],
-            "adp": p["adp"],
-            "adp_lo": p["adp_ci"][0] if p["adp_ci"] else p["adp"],
-            "adp_hi": p["adp_ci"][1] if p["adp_ci"] else p["adp"],
-        }
+        row = _evaluate(config, out, update)
         _append_csv(out / "eval.csv", row)
-        checkpoint = {
-            "update": update,
-            "version": version,
-            "net": {k: v.detach().cpu() for k, v in net.state_dict().items()},
-            "optimizer": optimizer.state_dict(),
-            "config": config.as_dict(),
-            "samples": samples,
-            "decisions": decisions(),
-            "elapsed_s": time.perf_counter() - started,
-        }
-        with output_file(out / "checkpoint.pt", "wb") as f:
-            torch.save(checkpoint, f)
+        counts = {"samples": samples, "decisions": decisions(), "elapsed_s": time.perf_counter() - started}
+        _save_checkpoint(out, config, net, optimizer, {"update": update, "version": version, **counts})
         plot_curve(out)
         return row
 
-    # Ctrl-C stops the run after the update under way (a KeyboardInterrupt raised at any
-    # point may be swallowed by a finalizer, and the run would go on); a second one at once.
-    stop: list[bool] = []
-
-    def on_interrupt(signum: int, frame: Any) -> None:
-        if stop:
-            raise KeyboardInterrupt
-        stop.append(True)
-
-    handle = threading.current_thread() is threading.main_thread() and (
-        signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    )
-    previous = signal.signal(signal.SIGINT, on_interrupt) if handle else None
     bar = tqdm(total=config.updates, initial=start_update, unit="update", disable=not progress, desc="dmc")
-    try:
-        for update in range(start_update + 1, config.updates + 1):
-            if stop:
-                raise KeyboardInterrupt
-            fresh = [actors.collect(n) for actors, n in groups]
-            samples += sum(len(b["target"]) for b in fresh)
-            obs = torch.from_numpy(np.concatenate([b["obs"] for b in fresh])).to(device)
-            move = torch.from_numpy(np.concatenate([b["move"] for b in fresh])).to(device)
-            target = torch.from_numpy(np.concatenate([b["target"] for b in fresh])).to(device)
-            if replay is not None:
-                replay.add(obs, move, target)
-                obs, move, target = replay.sample(config.batch_size, generator)
-            for group in optimizer.param_groups:  # (a resumed run takes the config's rate)
-                group["lr"] = config.learning_rate(update)
-            loss = torch.nn.functional.mse_loss(net(obs, move), target)
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            optimizer.step()
-            if config.teacher != "none" and update <= config.teacher_updates:  # (0 from there on)
-                for actors, _ in groups:
-                    actors.set_teacher_prob(config.teacher_prob(update))
-            if update % config.push_every == 0:
-                version += 1
-                qnet = net.to_qnet()  # (copied to the CPU, wherever the learner runs)
-                for actors, _ in groups:
-                    actors.set_network(qnet, version)
-            if update % config.log_every == 0 or update == config.updates:
-                elapsed = time.perf_counter() - started
-                last_log = {
-                    "update": update,
-                    "samples": samples,
-                    "loss": loss.item(),
-                    "version": version,
-                    "teacher": config.teacher_prob(update),
-                    "decisions_per_s": decisions() / elapsed if elapsed > 0 else 0.0,
-                    "elapsed_s": elapsed,
-                }
-                _append_csv(out / "train.csv", last_log)
-                bar.set_postfix(loss=f"{loss.item():.4f}")
-            if update % config.eval_every == 0 or update == config.updates:
-                last_eval = save_and_evaluate(update)
-                bar.set_postfix(loss=f"{loss.item():.4f}", wp=f"{last_eval['wp']:.3f}")
-            bar.update(1)
-    finally:
-        bar.close()
-        if handle:
-            signal.signal(signal.SIGINT, previous)
+    with _stop_after_update() as stop:
+        try:
+            for update in range(start_update + 1, config.updates + 1):
+                if stop:
+                    raise KeyboardInterrupt
+                fresh = [actors.collect(n) for actors, n in groups]
+                samples += sum(len(b["target"]) for b in fresh)
+                batch = tuple(
+                    torch.from_numpy(np.concatenate([b[k] for b in fresh])).to(device)
+                    for k in ("obs", "move", "target")
+                )
+                if replay is not None:
+                    replay.add(*batch)
+                    batch = replay.sample(config.batch_size, generator)
+                loss = _learn(net, optimizer, batch, config.learning_rate(update))
+                if config.teacher != "none" and update <= config.teacher_updates:  # (0 from there on)
+                    for actors, _ in groups:
+                        actors.set_teacher_prob(config.teacher_prob(update))
+                if update % config.push_every == 0:
+                    version += 1
+                    qnet = net.to_qnet()  # (copied to the CPU, wherever the learner runs)
+                    for actors, _ in groups:
+                        actors.set_network(qnet, version)
+                if update % config.log_every == 0 or update == config.updates:
+                    elapsed = time.perf_counter() - started
+                    last_log = {
+                        "update": update,
+                        "samples": samples,
+                        "loss": loss,
+                        "version": version,
+                        "teacher": config.teacher_prob(update),
+                        "decisions_per_s": decisions() / elapsed if elapsed > 0 else 0.0,
+                        "elapsed_s": elapsed,
+                    }
+                    _append_csv(out / "train.csv", last_log)
+                    bar.set_postfix(loss=f"{loss:.4f}")
+                if update % config.eval_every == 0 or update == config.updates:
+                    last_eval = save_and_evaluate(update)
+                    bar.set_postfix(loss=f"{loss:.4f}", wp=f"{last_eval['wp']:.3f}")
+                bar.update(1)
+        finally:
+            bar.close()
     return {"log": last_log, "eval": last_eval, "out": str(out)}
