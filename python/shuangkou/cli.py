@@ -11,6 +11,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from . import __version__, _core
 from ._core import Rules, parse_cards, preset_names
@@ -211,15 +212,8 @@ def _variant_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="shuangkou",
-        description="Shuangkou (双扣) rules engine. Card strings use 3 4 5 6 7 8 9 T J Q K A 2 SJ BJ "
-        "separated by spaces ('10' is accepted for T).",
-    )
-    parser.add_argument("--version", action="version", version=f"shuangkou {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
-
+def _add_selfplay(sub: Any) -> None:
+    """`shuangkou selfplay`: the main job."""
     sp = sub.add_parser(
         "selfplay",
         help="play many deals between built-in bots and summarise them (the main job)",
@@ -245,6 +239,9 @@ def build_parser() -> argparse.ArgumentParser:
     _variant_options(sp)
     sp.set_defaults(func=_cmd_selfplay)
 
+
+def _add_arena(sub: Any) -> None:
+    """`shuangkou arena`: duplicate-deal matches."""
     ar = sub.add_parser(
         "arena",
         help="duplicate-deal matches between agents: win rates with confidence intervals, ratings, plots",
@@ -282,6 +279,9 @@ def build_parser() -> argparse.ArgumentParser:
     _variant_options(ar)
     ar.set_defaults(func=_cmd_arena)
 
+
+def _add_train(sub: Any) -> None:
+    """`shuangkou train`: Deep Monte-Carlo training (the options are train.py's)."""
     tr = sub.add_parser(
         "train",
         help="train a Deep Monte-Carlo agent from a config (needs torch)",
@@ -295,6 +295,9 @@ def build_parser() -> argparse.ArgumentParser:
     _train_arguments(tr)
     tr.set_defaults(func=_train_run)
 
+
+def _add_moves_read(sub: Any) -> None:
+    """`shuangkou moves` and `shuangkou read`: hands and plays."""
     moves = sub.add_parser(
         "moves",
         help="list the canonical moves of a hand",
@@ -316,6 +319,19 @@ def build_parser() -> argparse.ArgumentParser:
     read.add_argument("cards", help="the cards, e.g. '5 6 7 8 BJ'")
     read.add_argument("--variant", default="baibian", choices=preset_names(), help="rule set (default: baibian)")
     read.set_defaults(func=_cmd_read)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="shuangkou",
+        description="Shuangkou (双扣) rules engine. Card strings use 3 4 5 6 7 8 9 T J Q K A 2 SJ BJ "
+        "separated by spaces ('10' is accepted for T).",
+    )
+    parser.add_argument("--version", action="version", version=f"shuangkou {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    for add in (_add_selfplay, _add_arena, _add_train, _add_moves_read):
+        add(sub)
     return parser
 
 

@@ -110,19 +110,7 @@ def selfplay(
     rules = _core.Rules(variant, **overrides)  # resolved once (a bad variant fails here)
     names = seat_agents(agents)
     labels = seat_labels(names)  # (a bad name fails here, before anything runs)
-    if replays == "all":
-        replays_n = -1
-    elif not isinstance(replays, str):
-        replays_n = int_arg(replays, "replays", 0, games, f" (at most games={games}) or 'all'")
-    else:
-        raise ValueError(f"replays must be a count >= 0 or 'all', got {replays!r}")
-    if replays_n and replay_path is None:
-        raise ValueError("replays requested: give replay_path (a .jsonl.gz file)")
-    if replay_path is not None and not replays_n:
-        raise ValueError("replay_path given but replays is 0: ask for replays=N or 'all', or leave replay_path out")
-    if replay_path is not None and not isinstance(replay_path, (str, os.PathLike)):
-        raise ValueError(f"replay_path: a file name, got {type(replay_path).__name__} {replay_path!r}")
-
+    replays_n = _replay_count(replays, replay_path, games, names)
     if progress is not None and not callable(progress):
         raise ValueError(f"progress: a callable progress(done) or None, got {type(progress).__name__}")
 
@@ -150,8 +138,6 @@ def selfplay(
             if writer:
                 writer.close()
     else:
-        if replays_n:
-            raise ValueError("replays are recorded for built-in agents only")
         arrays = _selfplay_batched(rules, games, names, threads, seed, batch, report)
     elapsed = time.perf_counter() - start
     params = rules.params
@@ -168,6 +154,26 @@ def selfplay(
     result = SelfPlayResult(summary)
     result.arrays = arrays
     return result
+
+
+def _replay_count(replays: Any, replay_path: Any, games: int, agents: list[AgentLike]) -> int:
+    """The number of deals to record (-1: all) from `replays` and `replay_path`;
+    ValueError naming what does not go together."""
+    if replays == "all":
+        count = -1
+    elif not isinstance(replays, str):
+        count = int_arg(replays, "replays", 0, games, f" (at most games={games}) or 'all'")
+    else:
+        raise ValueError(f"replays must be a count >= 0 or 'all', got {replays!r}")
+    if count and replay_path is None:
+        raise ValueError("replays requested: give replay_path (a .jsonl.gz file)")
+    if replay_path is not None and not count:
+        raise ValueError("replay_path given but replays is 0: ask for replays=N or 'all', or leave replay_path out")
+    if replay_path is not None and not isinstance(replay_path, (str, os.PathLike)):
+        raise ValueError(f"replay_path: a file name, got {type(replay_path).__name__} {replay_path!r}")
+    if count and not all(isinstance(a, str) for a in agents):
+        raise ValueError("replays are recorded for built-in agents only")
+    return count
 
 
 def _selfplay_batched(
