@@ -131,7 +131,7 @@ class PyRules {
                               std::to_string(by_seat[seat]) + " cards, more than a hand (" +
                               std::to_string(sk::kHandSize) + ")");
       for (int r = 0; r < sk::kNumRanks; ++r) {
-        const int limit = r >= sk::kSmallJoker ? sk::kCopiesPerJoker : sk::kCopiesPerRank;
+        const int limit = sk::copies_in_two_decks(r);
         if ((copies[r] += cards.count(r)) > limit)
           throw py::value_error(where + ": the bombs hold " + std::to_string(copies[r]) + " copies of '" +
                                 std::string(sk::rank_token(r)) + "', more than two decks (" +

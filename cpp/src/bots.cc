@@ -23,8 +23,7 @@ View::View(const Variant& v, const GameState& s)
     cards_left[i] = s.hand(i).size();
   }
   uint64_t full = 0;
-  for (int r = 0; r < kNumRanks; ++r)
-    full |= static_cast<uint64_t>(r >= kSmallJoker ? kCopiesPerJoker : kCopiesPerRank) << (4 * r);
+  for (int r = 0; r < kNumRanks; ++r) full |= static_cast<uint64_t>(copies_in_two_decks(r)) << (4 * r);
   unseen = CardCounts(full) - known;
 }
 

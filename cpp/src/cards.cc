@@ -40,7 +40,7 @@ CardCounts CardCounts::parse(std::string_view text) {
     if (rank < 0)
       throw std::invalid_argument("unknown card '" + std::string(token) +
                                   "' (cards are 3 4 5 6 7 8 9 T/10 J Q K A 2 SJ BJ)");
-    const int limit = rank >= kSmallJoker ? kCopiesPerJoker : kCopiesPerRank;
+    const int limit = copies_in_two_decks(rank);
     if (out.count(rank) >= limit)
       throw std::invalid_argument("more than " + std::to_string(limit) + " copies of '" +
                                   std::string(rank_token(rank)) + "': two decks hold only " +
@@ -63,7 +63,7 @@ bool CardCounts::contains(CardCounts other) const {
 
 bool CardCounts::fits_two_decks() const {
   for (int r = 0; r < kNumRanks; ++r)
-    if (count(r) > (r >= kSmallJoker ? kCopiesPerJoker : kCopiesPerRank)) return false;
+    if (count(r) > copies_in_two_decks(r)) return false;
   return (bits_ >> (4 * kNumRanks)) == 0;
 }
 

@@ -129,7 +129,7 @@ void encode_observation(const Variant& v, const GameState& s, std::span<const Ac
   }
   p = w.slice(5);
   for (int r = 0; r < kNumRanks; ++r) {
-    const int deck = r >= kSmallJoker ? kCopiesPerJoker : kCopiesPerRank;
+    const int deck = copies_in_two_decks(r);
     const int known = own.count(r) + played_all.count(r) + (v.partner_visible ? partner.count(r) : 0);
     p[r] = static_cast<float>(deck - known) / 8;
   }

@@ -33,7 +33,7 @@ GameState GameState::from_hands(const std::array<CardCounts, kNumSeats>& hands, 
                                   " cards; a deal gives at most " + std::to_string(kHandSize));
     for (int r = 0; r < kNumRanks; ++r) {
       all.add(r, hands[s].count(r));
-      const int limit = r >= kSmallJoker ? kCopiesPerJoker : kCopiesPerRank;
+      const int limit = copies_in_two_decks(r);
       if (all.count(r) > limit)
         throw std::invalid_argument("the hands hold more than " + std::to_string(limit) + " copies of '" +
                                     std::string(rank_token(r)) + "': two decks hold only " +
@@ -265,19 +265,20 @@ const std::vector<int32_t>& Game::legal_action_ids() const {
   return ids_;
 }
 
+std::string illegal_action_reason(int id, int num_actions, const GameState& state) {
+  if (id < 0 || id >= num_actions) return "is not an action id (0.." + std::to_string(num_actions - 1) + ")";
+  if (state.is_over()) return "cannot be played: the deal is over";
+  if (id == ActionCatalogue::kPass)
+    return "is a pass, but seat " + std::to_string(state.current_player()) + " leads the trick";
+  return "is not legal for seat " + std::to_string(state.current_player());
+}
+
 void Game::apply_action(int id) {
   refresh_ids();
   const auto it = std::lower_bound(ids_.begin(), ids_.end(), id);
-  if (it == ids_.end() || *it != id) {
-    const int n = rules_.catalogue().size();
-    throw std::invalid_argument(
-        "action " + std::to_string(id) +
-        (id < 0 || id >= n  ? " is not an action id (0.." + std::to_string(n - 1) + ")"
-         : state_.is_over() ? " cannot be played: the deal is over"
-         : id == ActionCatalogue::kPass
-             ? " is a pass, but seat " + std::to_string(state_.current_player()) + " leads the trick"
-             : " is not legal for seat " + std::to_string(state_.current_player())));
-  }
+  if (it == ids_.end() || *it != id)
+    throw std::invalid_argument("action " + std::to_string(id) + " " +
+                                illegal_action_reason(id, rules_.catalogue().size(), state_));
   apply(id_moves_[static_cast<size_t>(it - ids_.begin())]);
 }
 

@@ -255,15 +255,9 @@ void VectorEnv::step(std::span<const int32_t> actions, const CancelFlag* cancel)
         chosen[j] = k;
         break;
       }
-    if (chosen[j] < 0) {
-      std::string why =
-          a < 0 || a >= catalogue_.size()
-              ? "is not an action id (0.." + std::to_string(catalogue_.size() - 1) + ")"
-          : a == ActionCatalogue::kPass
-              ? "is a pass, but seat " + std::to_string(e.state.current_player()) + " leads the trick"
-              : "is not legal for seat " + std::to_string(e.state.current_player());
-      throw std::invalid_argument("env " + std::to_string(j) + ": action " + std::to_string(a) + " " + why);
-    }
+    if (chosen[j] < 0)
+      throw std::invalid_argument("env " + std::to_string(j) + ": action " + std::to_string(a) + " " +
+                                  illegal_action_reason(a, catalogue_.size(), e.state));
   }
   std::fill(dones_.begin(), dones_.end(), 0);
   std::fill(rewards_.begin(), rewards_.end(), 0.0f);

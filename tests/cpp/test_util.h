@@ -21,7 +21,7 @@ inline std::string test_data_dir() { return SHUANGKOU_TEST_DATA_DIR; }
 inline std::vector<int> double_deck_ranks() {
   std::vector<int> deck;
   for (int r = 0; r < kNumRanks; ++r)
-    for (int k = 0; k < (r >= kSmallJoker ? kCopiesPerJoker : kCopiesPerRank); ++k) deck.push_back(r);
+    for (int k = 0; k < copies_in_two_decks(r); ++k) deck.push_back(r);
   return deck;
 }
 

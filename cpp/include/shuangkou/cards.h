@@ -24,6 +24,11 @@ inline constexpr int kSmallJoker = 13;
 inline constexpr int kBigJoker = 14;
 inline constexpr int kCopiesPerRank = 8;   // 4 suits x 2 decks
 inline constexpr int kCopiesPerJoker = 2;  // one per deck
+// How many copies of `rank` two decks hold: the one rule behind every
+// "more than two decks" check (CardCounts::fits_two_decks and the messages).
+inline constexpr int copies_in_two_decks(int rank) {
+  return rank >= kSmallJoker ? kCopiesPerJoker : kCopiesPerRank;
+}
 inline constexpr int kNumPhysicalCards = 108;
 inline constexpr int kHandSize = 27;  // cards dealt to each player
 

@@ -141,6 +141,12 @@ struct Observation {
 };
 Observation observe(const Variant& v, const GameState& s, int seat);
 
+// Why action `id` cannot be played in `state` (a catalogue of `num_actions`
+// ids), as the words after "action N": not an id, the deal is over, a pass
+// where the seat leads, or not legal for the seat. The one message of an
+// illegal action (Game::apply_action, VectorEnv::step).
+std::string illegal_action_reason(int id, int num_actions, const GameState& state);
+
 // One action of the history.
 struct Action {
   int seat;
