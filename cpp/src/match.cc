@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "shuangkou/record.h"
+
 namespace shuangkou {
 
 namespace {
@@ -80,7 +82,7 @@ std::string Match::to_json() const {
 }
 
 Match Match::from_json(const std::string& text) {
-  if (text.size() > (1u << 26)) throw std::invalid_argument("match record too large");
+  check_record_shape(text, kMaxMatchRecordBytes, "a match record");
   try {
     const nlohmann::json j = nlohmann::json::parse(text);
     if (!j.is_object() || j.value("format", "") != "shuangkou-match/1")

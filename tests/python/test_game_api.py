@@ -1342,3 +1342,13 @@ def test_from_json_rejects_contradicting_derived_fields(tamper):
     tamper(bad)
     with pytest.raises(ValueError):
         sk.Game.from_json(json.dumps(bad))
+
+
+def test_match_records_share_the_deal_records_bounds():
+    """The match reader now checks size and depth as the deal reader does (record.h),
+    before the JSON library sees the text."""
+    deep = '{"format": "shuangkou-match/1", "x": ' + "[" * 1000 + "]" * 1000 + "}"
+    with pytest.raises(ValueError, match="nested more than 16 levels deep; a match record is not"):
+        sk.Match.from_json(deep)
+    m = sk.Match("classic", seed=7, deals=2)
+    assert sk.Match.from_json(m.to_json()).to_json() == m.to_json()
