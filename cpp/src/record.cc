@@ -1,6 +1,6 @@
 // Deal records (Game::to_json, Game::from_json): the JSON format
-// "shuangkou-deal/1" (docs/observation.md shows one), written and read here,
-// apart from the state machine in game.cc. Reading is hardened: a record is
+// "shuangkou-deal/1" (the lines of `selfplay --replays` files), written and
+// read here, apart from the state machine in game.cc. Reading is hardened: a record is
 // bounded in size and depth before the JSON library sees it, every field is
 // checked by name, and the moves are replayed so a record that does not
 // replay to itself is refused (tests/fuzz/record_fuzz.cc feeds it mutations).
