@@ -9,9 +9,13 @@
 #include <utility>
 
 #include "rules_api.h"
+#include "shuangkou/clip.h"
 #include "shuangkou/config.h"
 
 namespace shuangkou_py {
+
+std::string shown(const py::handle& obj) { return sk::clip(std::string(py::repr(obj)), 60); }
+
 namespace {
 
 // Text value of a keyword override: bools as true/false, integers (numpy's
@@ -29,7 +33,7 @@ std::string override_text(const std::string& name, const py::handle& value) {
     if (jokers == std::set<std::string>{"BJ"}) return "BJ";
     if (jokers == std::set<std::string>{"SJ", "BJ"}) return "both";
   }
-  throw py::value_error("bad value " + std::string(py::repr(value)) + " for variant parameter '" + name +
+  throw py::value_error("bad value " + shown(value) + " for variant parameter '" + name +
                         "' (allowed: " + sk::allowed_values(name) + ")");
 }
 
@@ -46,15 +50,6 @@ std::optional<py::int_> as_integer(const py::handle& obj) {
   }
   return py::reinterpret_steal<py::int_>(i);
 }
-
-namespace {
-// A value as the messages show it: repr, cut to a readable length.
-std::string shown(const py::handle& obj) {
-  std::string text = py::repr(obj);
-  if (text.size() > 60) text = text.substr(0, 40) + "... (" + std::to_string(text.size()) + " characters)";
-  return text;
-}
-}  // namespace
 
 int64_t int_arg(const py::handle& obj, const char* what, int64_t lo, int64_t hi) {
   const std::string bad = std::string(what) + " must be an integer " + std::to_string(lo) + ".." +
@@ -108,16 +103,14 @@ std::string path_arg(const py::handle& obj, const char* what) {
     if (!encoded) {
       PyErr_Clear();
       throw py::value_error(std::string(what) + ": not a valid path (it holds a lone surrogate), got " +
-                            std::string(py::repr(obj)));
+                            shown(obj));
     }
     out = py::reinterpret_steal<py::bytes>(encoded).cast<std::string>();
   } else {
-    throw py::value_error(std::string(what) + " must be a path (a str or an os.PathLike), got " +
-                          std::string(py::repr(obj)));
+    throw py::value_error(std::string(what) + " must be a path (a str or an os.PathLike), got " + shown(obj));
   }
   if (out.find('\0') != std::string::npos)
-    throw py::value_error(std::string(what) + ": a path cannot hold a NUL character, got " +
-                          std::string(py::repr(obj)));
+    throw py::value_error(std::string(what) + ": a path cannot hold a NUL character, got " + shown(obj));
   return out;
 }
 
@@ -131,7 +124,7 @@ sk::Bot bot_arg(const py::handle& name, const std::string& what) {
 std::vector<py::handle> seat_list(const py::handle& obj, const char* what) {
   if (!(py::isinstance<py::list>(obj) || py::isinstance<py::tuple>(obj)) || py::len(obj) != sk::kNumSeats)
     throw py::value_error(std::string(what) + ": one entry per seat (a list of " +
-                          std::to_string(sk::kNumSeats) + "), got " + std::string(py::repr(obj)));
+                          std::to_string(sk::kNumSeats) + "), got " + shown(obj));
   std::vector<py::handle> out;
   for (const auto& item : obj) out.push_back(item);
   return out;
@@ -237,7 +230,7 @@ std::string variant_text(const py::handle& variant) {
   if (py::hasattr(variant, "__fspath__"))
     return text_arg(py::module_::import("os").attr("fspath")(variant), "variant");
   throw py::value_error("variant must be a preset name (" + join_names(sk::preset_names()) +
-                        "), the path of a YAML file or a Rules, got " + std::string(py::repr(variant)));
+                        "), the path of a YAML file or a Rules, got " + shown(variant));
 }
 
 // Cards from a card string or a sequence of card tokens.
@@ -339,7 +332,7 @@ sk::Variant make_variant(const py::handle& variant, const py::kwargs& overrides,
 
 int seat_arg(const py::handle& obj, const char* what) {
   const auto i = as_integer(obj);
-  const std::string bad = std::string(what) + " must be a seat 0..3, got " + std::string(py::repr(obj));
+  const std::string bad = std::string(what) + " must be a seat 0..3, got " + shown(obj);
   if (!i) throw py::value_error(bad);
   int overflow = 0;
   const long long s = PyLong_AsLongLongAndOverflow(i->ptr(), &overflow);

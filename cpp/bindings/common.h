@@ -39,6 +39,8 @@ namespace shuangkou_py {
 // An integer argument: a Python int or anything with __index__ (numpy
 // integers), never a bool; nullopt otherwise.
 std::optional<py::int_> as_integer(const py::handle& obj);
+// A value as error messages show it: its repr, cut to a readable length.
+std::string shown(const py::handle& obj);
 // An integer argument in lo..hi (never a bool, a float or a str); ValueError
 // naming `what`, the value and the range otherwise.
 int64_t int_arg(const py::handle& obj, const char* what, int64_t lo, int64_t hi);

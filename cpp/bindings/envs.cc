@@ -170,8 +170,7 @@ void bind_envs(py::module_& m) {
           [](const sk::ActionCatalogue& c, const py::handle& play) {
             if (play.is_none()) return 0;
             if (!py::isinstance<sk::Play>(play))
-              throw py::value_error("id_of takes a Play (or None for the pass), got " +
-                                    std::string(py::repr(play)) +
+              throw py::value_error("id_of takes a Play (or None for the pass), got " + shown(play) +
                                     "; read a card string first, e.g. Rules(variant).read(cards)");
             const sk::Play& p = play.cast<const sk::Play&>();
             const int id = c.id_of(p);

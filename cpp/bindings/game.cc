@@ -135,8 +135,7 @@ void bind_game(py::module_& m) {
             int overflow = 0;
             const long long v = i ? PyLong_AsLongLongAndOverflow(i->ptr(), &overflow) : 0;
             if (!i || overflow != 0 || v < INT32_MIN || v > INT32_MAX)
-              throw py::value_error("action must be an action id (an integer), got " +
-                                    std::string(py::repr(id)));
+              throw py::value_error("action must be an action id (an integer), got " + shown(id));
             g.apply_action(static_cast<int>(v));
             return play_or_none(g.history().back().play);
           },

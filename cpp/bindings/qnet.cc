@@ -20,7 +20,7 @@ using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>
 // A name in a dict argument: a str of valid text; ValueError naming `what` otherwise.
 std::string name_arg(const py::handle& key, const char* what) {
   if (!py::isinstance<py::str>(key))
-    throw py::value_error(std::string(what) + " must be str, got " + std::string(py::repr(key)) + " (" +
+    throw py::value_error(std::string(what) + " must be str, got " + shown(key) + " (" +
                           std::string(py::str(py::type::of(key).attr("__name__"))) + ")");
   return text_arg(key, what);
 }
@@ -34,7 +34,7 @@ sk::QNetShape shape_arg(const py::handle& obs_size, const py::handle& move_size,
   shape.obs_size = static_cast<int>(int_arg(obs_size, "obs_size", lo, hi));
   shape.move_size = static_cast<int>(int_arg(move_size, "move_size", lo, hi));
   if (!py::isinstance<py::sequence>(hidden) || py::isinstance<py::str>(hidden))
-    throw py::value_error("hidden must be a list of layer widths, got " + std::string(py::repr(hidden)));
+    throw py::value_error("hidden must be a list of layer widths, got " + shown(hidden));
   for (const auto& w : py::reinterpret_borrow<py::sequence>(hidden))
     shape.hidden.push_back(static_cast<int>(int_arg(w, "a hidden width", lo, hi)));
   return shape;

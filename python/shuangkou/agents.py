@@ -29,6 +29,7 @@ from typing import Any, Union
 import numpy as np
 
 from . import _core
+from .errors import clip
 
 __all__ = [
     "Agent",
@@ -159,9 +160,7 @@ def resolve_agent(spec: AgentLike) -> AgentLike:
 
 def _describe(e: BaseException) -> str:
     """An exception as one short line: its type and message (cut to 200 characters)."""
-    text = str(e).replace("\n", " ")
-    if len(text) > 200:
-        text = text[:197] + "..."
+    text = clip(str(e).replace("\n", " "), 200)
     return f"{type(e).__name__}: {text}" if text else type(e).__name__
 
 

@@ -28,6 +28,8 @@ from typing import Any
 
 import yaml
 
+from .errors import clip
+
 # A config file is a few dozen short lines; anything much bigger is not one.
 MAX_CONFIG_BYTES = 1 << 20
 # Values a mapping read by read_mapping may hold, every alias expanded (a
@@ -67,8 +69,7 @@ def shown(value: Any, limit: int = 80) -> str:
     value from a file may be huge; a message only needs to say which it is)."""
     if isinstance(value, (list, tuple, dict, set)) and len(value) > limit:
         return f"a {type(value).__name__} of {len(value):,} items"
-    text = repr(value)
-    return text if len(text) <= limit else f"{text[: limit - 20]}... ({len(text):,} characters)"
+    return clip(repr(value), limit)
 
 
 def read_text(path: str | os.PathLike[str], what: str = "variant file") -> str:

@@ -13,3 +13,10 @@ class UnknownArgumentError(TypeError, ValueError):
     parameter. Both a ``TypeError`` (as Python raises for unknown keywords) and a
     ``ValueError`` (as the package raises for bad input), so either handler
     catches it."""
+
+
+def clip(text: str, limit: int = 80) -> str:
+    """`text` cut to about `limit` characters for an error message, saying how long it
+    was (a value from a file or an agent may be huge; a message only needs to say which
+    it is). The Python twin of the core's ``shuangkou::clip``."""
+    return text if len(text) <= limit else f"{text[: max(limit - 20, 1)]}... ({len(text):,} characters)"

@@ -22,6 +22,7 @@ import torch
 
 from .. import _core
 from ..config import read_mapping, shown
+from ..errors import clip
 from ..memory import BYTES_PER_DEAL, available_memory
 from .net import MAX_HIDDEN_LAYERS, MAX_WIDTH
 
@@ -175,7 +176,7 @@ class TrainConfig:
         try:
             _core.Rules(self.variant)
         except ValueError as e:  # (its message names the preset or file)
-            raise fail("variant", _cut(str(e))) from None
+            raise fail("variant", clip(str(e), 400)) from None
 
     def groups(self) -> list[tuple[str | None, int, float]]:
         """The actor groups: (opponent bot or None for self-play, envs, share of the decisions)."""
@@ -268,13 +269,7 @@ def _check_bot(value: str, where: str, name: str, none: str | None) -> None:
     try:
         _core.bot_label(value)
     except ValueError as e:  # a bad budget, a model file that does not read
-        raise ValueError(f"{where}: {name}: {_cut(str(e))}") from None
-
-
-def _cut(message: str, limit: int = 400) -> str:
-    """A message from elsewhere (the core's), cut to about `limit` characters: it may
-    echo a huge value whole."""
-    return message if len(message) <= limit else f"{message[: limit - 50]}... ({len(message):,} characters)"
+        raise ValueError(f"{where}: {name}: {clip(str(e), 400)}") from None
 
 
 def _fits(needs: dict[str, int], have: int | None, what: str) -> None:

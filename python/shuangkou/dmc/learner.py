@@ -159,11 +159,6 @@ def plot_curve(out: Path) -> None:
         plt.close(fig)
 
 
-def _prepare(out: Path) -> None:
-    """Checks before training that `out` and every output in it can be written."""
-    prepare_out(out, list(OUTPUTS))
-
-
 def _load_checkpoint(config: TrainConfig, out: Path) -> dict[str, Any]:
     """The checkpoint in `out`, checked whole against `config` before anything is
     changed; ValueError naming the file and the problem otherwise."""
@@ -387,7 +382,7 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
     device = _device(config.device)
     config.check_memory(device)
     state = _load_checkpoint(config, out) if resume else None
-    _prepare(out)
+    prepare_out(out, list(OUTPUTS))  # every output writable, before anything is written
     obs_size, move_size = _core.observation_size(), _core.MOVE_FEATURE_SIZE
     torch.manual_seed(config.seed)
     net = QNetwork(obs_size, move_size, config.hidden).to(device)
