@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "shuangkou/bots.h"
-#include "shuangkou/game.h"
-#include "shuangkou/rng.h"
+#include "shuangkou/bots/bots.h"
+#include "shuangkou/core/game.h"
+#include "shuangkou/core/rng.h"
 
 namespace sk = shuangkou;
 

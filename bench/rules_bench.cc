@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "shuangkou/movegen.h"
-#include "shuangkou/pattern.h"
+#include "shuangkou/core/movegen.h"
+#include "shuangkou/core/pattern.h"
 
 namespace sk = shuangkou;
 

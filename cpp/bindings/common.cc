@@ -8,9 +8,9 @@
 #include <thread>
 #include <utility>
 
-#include "rules_api.h"
-#include "shuangkou/clip.h"
-#include "shuangkou/config.h"
+#include "core/rules_api.h"
+#include "shuangkou/core/clip.h"
+#include "shuangkou/core/config.h"
 
 namespace shuangkou_py {
 

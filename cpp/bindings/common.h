@@ -20,16 +20,16 @@
 #include <string>
 #include <vector>
 
-#include "shuangkou/bots.h"
-#include "shuangkou/cancel.h"
-#include "shuangkou/cards.h"
-#include "shuangkou/game.h"
-#include "shuangkou/pattern.h"
-#include "shuangkou/rules.h"
-#include "shuangkou/scoring.h"
-#include "shuangkou/selfplay.h"
-#include "shuangkou/threads.h"
-#include "shuangkou/variant.h"
+#include "shuangkou/bots/bots.h"
+#include "shuangkou/core/cancel.h"
+#include "shuangkou/core/cards.h"
+#include "shuangkou/core/game.h"
+#include "shuangkou/core/pattern.h"
+#include "shuangkou/core/rules.h"
+#include "shuangkou/core/scoring.h"
+#include "shuangkou/core/variant.h"
+#include "shuangkou/rl/selfplay.h"
+#include "shuangkou/rl/threads.h"
 
 namespace py = pybind11;
 namespace sk = shuangkou;

@@ -1,14 +1,14 @@
 // The built-in bots: legal, deterministic, blind to what their seat cannot
 // see, and doing what docs/heuristic.md says they do.
-#include "shuangkou/bots.h"
+#include "shuangkou/bots/bots.h"
 
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "shuangkou/encode.h"
-#include "shuangkou/hand_value.h"
-#include "shuangkou/selfplay.h"
+#include "shuangkou/bots/hand_value.h"
+#include "shuangkou/rl/encode.h"
+#include "shuangkou/rl/selfplay.h"
 #include "test_util.h"
 
 namespace shuangkou {

@@ -1,4 +1,4 @@
-#include "shuangkou/cards.h"
+#include "shuangkou/core/cards.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The meaning of config-file entries (variant_from_entries), the YAML writer
 // and path detection. The YAML syntax itself (PyYAML) and file handling are
 // tested from Python: tests/python/test_config.py.
-#include "shuangkou/config.h"
+#include "shuangkou/core/config.h"
 
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "shuangkou/variant.h"
+#include "shuangkou/core/variant.h"
 
 namespace shuangkou {
 namespace {

@@ -1,4 +1,4 @@
-#include "shuangkou/encode.h"
+#include "shuangkou/rl/encode.h"
 
 #include <gtest/gtest.h>
 
@@ -7,8 +7,8 @@
 #include <set>
 #include <vector>
 
-#include "shuangkou/bots.h"
-#include "shuangkou/vector_env.h"
+#include "shuangkou/bots/bots.h"
+#include "shuangkou/rl/vector_env.h"
 #include "test_util.h"
 
 namespace shuangkou {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "shuangkou/bots.h"
-#include "shuangkou/game.h"
+#include "shuangkou/bots/bots.h"
+#include "shuangkou/core/game.h"
 
 namespace shuangkou {
 namespace {

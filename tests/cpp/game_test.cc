@@ -1,4 +1,4 @@
-#include "shuangkou/game.h"
+#include "shuangkou/core/game.h"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "shuangkou/bots.h"
-#include "shuangkou/match.h"
+#include "shuangkou/bots/bots.h"
+#include "shuangkou/core/match.h"
 #include "test_util.h"
 
 namespace shuangkou {

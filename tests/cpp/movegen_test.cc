@@ -1,4 +1,4 @@
-#include "shuangkou/movegen.h"
+#include "shuangkou/core/movegen.h"
 
 #include <gtest/gtest.h>
 

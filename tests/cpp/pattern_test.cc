@@ -1,4 +1,4 @@
-#include "shuangkou/pattern.h"
+#include "shuangkou/core/pattern.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <random>
 #include <string>
 
-#include "shuangkou/movegen.h"
+#include "shuangkou/core/movegen.h"
 #include "test_util.h"
 
 namespace shuangkou {

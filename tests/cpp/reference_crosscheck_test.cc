@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "reference/brute_force.h"
-#include "shuangkou/movegen.h"
-#include "shuangkou/pattern.h"
+#include "shuangkou/core/movegen.h"
+#include "shuangkou/core/pattern.h"
 #include "test_util.h"
 
 namespace shuangkou {

@@ -1,8 +1,8 @@
-#include "shuangkou/rules.h"
+#include "shuangkou/core/rules.h"
 
 #include <gtest/gtest.h>
 
-#include "shuangkou/vector_env.h"
+#include "shuangkou/rl/vector_env.h"
 
 namespace shuangkou {
 namespace {

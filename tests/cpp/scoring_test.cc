@@ -1,11 +1,11 @@
-#include "shuangkou/scoring.h"
+#include "shuangkou/core/scoring.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "shuangkou/pattern.h"
+#include "shuangkou/core/pattern.h"
 #include "test_util.h"
 
 namespace shuangkou {

@@ -1,4 +1,4 @@
-#include "shuangkou/selfplay.h"
+#include "shuangkou/rl/selfplay.h"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <thread>
 #include <vector>
 
-#include "shuangkou/cancel.h"
-#include "shuangkou/vector_env.h"
+#include "shuangkou/core/cancel.h"
+#include "shuangkou/rl/vector_env.h"
 
 namespace shuangkou {
 namespace {

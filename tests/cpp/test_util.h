@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "shuangkou/cards.h"
-#include "shuangkou/qnet.h"
+#include "shuangkou/core/cards.h"
+#include "shuangkou/rl/qnet.h"
 
 namespace shuangkou::testing {
 

@@ -1,4 +1,4 @@
-#include "shuangkou/variant.h"
+#include "shuangkou/core/variant.h"
 
 #include <gtest/gtest.h>
 

@@ -28,7 +28,7 @@
 #include <string_view>
 #include <vector>
 
-#include "shuangkou/qnet.h"
+#include "shuangkou/rl/qnet.h"
 
 namespace {
 

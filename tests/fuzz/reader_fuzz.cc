@@ -8,10 +8,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "shuangkou/cards.h"
-#include "shuangkou/movegen.h"
-#include "shuangkou/pattern.h"
-#include "shuangkou/variant.h"
+#include "shuangkou/core/cards.h"
+#include "shuangkou/core/movegen.h"
+#include "shuangkou/core/pattern.h"
+#include "shuangkou/core/variant.h"
 
 namespace {
 

@@ -25,12 +25,12 @@
 #include <utility>
 #include <vector>
 
-#include "shuangkou/bots.h"
-#include "shuangkou/cards.h"
-#include "shuangkou/game.h"
-#include "shuangkou/movegen.h"
-#include "shuangkou/rng.h"
-#include "shuangkou/variant.h"
+#include "shuangkou/bots/bots.h"
+#include "shuangkou/core/cards.h"
+#include "shuangkou/core/game.h"
+#include "shuangkou/core/movegen.h"
+#include "shuangkou/core/rng.h"
+#include "shuangkou/core/variant.h"
 
 namespace {
 

@@ -1,0 +1,178 @@
+#include "shuangkou/rl/dmc.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "shuangkou/rl/threads.h"
+
+namespace shuangkou {
+namespace {
+
+VectorEnvOptions env_options(const DmcActorOptions& o) {
+  VectorEnvOptions e;
+  e.rules = o.rules;
+  e.num_envs = o.num_envs;
+  e.seed = o.seed;
+  e.threads = o.threads;
+  e.reward = o.reward;
+  e.dense_mask = false;  // the actors read the legal ids and feature rows
+  e.deals = o.deals;
+  if (o.opponent) e.bots[1] = e.bots[3] = *o.opponent;  // else every seat external
+  return e;
+}
+
+void check_share(double p, const char* what) {
+  if (!(p >= 0.0 && p <= 1.0))
+    throw std::invalid_argument(std::string(what) + " must be in [0, 1], got " + std::to_string(p));
+}
+
+void check_network(const std::shared_ptr<const QNet>& net) {
+  if (!net) throw std::invalid_argument("the actors need a network");
+  if (net->shape().obs_size != observation_size() || net->shape().move_size != kMoveFeatureSize)
+    throw std::invalid_argument("the network takes observations of " + std::to_string(net->shape().obs_size) +
+                                " floats and moves of " + std::to_string(net->shape().move_size) +
+                                "; this build's are " + std::to_string(observation_size()) + " and " +
+                                std::to_string(kMoveFeatureSize));
+}
+
+void check_teacher_prob(double p, const DmcActorOptions& o) {
+  check_share(p, "teacher_prob");
+  if (p > 0 && !o.teacher) throw std::invalid_argument("teacher_prob is above 0 but there is no teacher");
+}
+
+// The options, checked before the env is built (its bots play their first moves then).
+const DmcActorOptions& checked(const DmcActorOptions& o, const std::shared_ptr<const QNet>& net) {
+  check_network(net);
+  check_share(o.epsilon, "epsilon");
+  check_teacher_prob(o.teacher_prob, o);
+  return o;
+}
+
+}  // namespace
+
+DmcActors::DmcActors(const DmcActorOptions& o, std::shared_ptr<const QNet> net, int64_t version,
+                     const CancelFlag* cancel)
+    : options_(checked(o, net)), net_(std::move(net)), version_(version), env_(env_options(o), cancel) {
+  teacher_prob_.store(o.teacher_prob);
+  trajectories_.resize(static_cast<size_t>(env_.num_envs()));
+  for (int j = 0; j < env_.num_envs(); ++j) rngs_.emplace_back(derive_seed(o.seed ^ 0xD3C0ACE5ULL, j));
+  actions_.assign(static_cast<size_t>(env_.num_envs()), 0);
+}
+
+void DmcActors::set_teacher_prob(double p) {
+  check_teacher_prob(p, options_);
+  teacher_prob_.store(p);
+}
+
+void DmcActors::set_network(std::shared_ptr<const QNet> net, int64_t version) {
+  check_network(net);
+  std::lock_guard<std::mutex> lock(net_mutex_);
+  net_.swap(net);
+  version_ = version;
+}  // (the old network is freed here unless a running collect still holds it)
+
+DmcSamples DmcActors::collect(int64_t min_samples, const CancelFlag* cancel) {
+  if (interrupted_)
+    throw std::runtime_error(
+        "DmcActors.collect: an earlier collect was interrupted in the middle of a step, so some deals "
+        "moved and others did not; these actors cannot go on (make new ones)");
+  DmcSamples out;
+  const int n = env_.num_envs();
+  const int obs_size = observation_size();
+  const int threads = resolve_threads(options_.threads);
+  while (out.size() < min_samples) {
+    if (cancel_requested(cancel)) throw Cancelled();  // between steps: the actors can go on
+    // This step's network, version and teacher share (set_network may run meanwhile).
+    std::shared_ptr<const QNet> net_in_use;
+    int64_t version = 0;
+    {
+      std::lock_guard<std::mutex> lock(net_mutex_);
+      net_in_use = net_;
+      version = version_;
+    }
+    const QNet& net = *net_in_use;
+    const double teacher_prob = teacher_prob_.load();
+    const int8_t* current = env_.current_players();
+    bool any = false;
+    for (int j = 0; j < n; ++j) any |= current[j] >= 0;
+    if (!any) break;  // `deals` mode: every deal is finished
+    const float* obs = env_.observations();
+    const std::vector<int64_t>& offsets = env_.legal_offsets;
+    const float* features = env_.legal_features.data();
+#pragma omp parallel num_threads(std::max(1, std::min(threads, n / 8)))
+    {
+      thread_local std::vector<float> q;  // grown once a thread, then reused
+      thread_local MoveList scratch;
+#pragma omp for schedule(dynamic, 4)
+      for (int j = 0; j < n; ++j) {
+        if (current[j] < 0) continue;  // idle
+        const int64_t first = offsets[j];
+        const int k = static_cast<int>(offsets[j + 1] - first);
+        int row = 0;
+        SplitMix64& rng = rngs_[j];
+        const double u = static_cast<double>(rng.next() >> 11) * 0x1.0p-53;
+        if (u < options_.epsilon) {
+          row = static_cast<int>(rng.below(static_cast<uint32_t>(k)));
+        } else if (k > 1 && teacher_prob > 0 &&
+                   static_cast<double>(rng.next() >> 11) * 0x1.0p-53 < teacher_prob) {
+          const Play p = choose_action(*options_.teacher, env_.variant(), env_.state(j), env_.recent(j),
+                                       scratch, rng, cancel);
+          const int32_t id = env_.catalogue().id_of_generated(p);  // legal: it is found
+          while (row < k - 1 && env_.legal_ids[static_cast<size_t>(first + row)] != id) ++row;
+        } else if (k > 1) {
+          q.resize(static_cast<size_t>(k));
+          net.q_values(obs + static_cast<size_t>(j) * obs_size, features + first * kMoveFeatureSize, k,
+                       q.data());
+          row = static_cast<int>(std::max_element(q.begin(), q.end()) - q.begin());  // ties: the first
+        }
+        Trajectory& t = trajectories_[j];
+        t.obs.insert(t.obs.end(), obs + static_cast<size_t>(j) * obs_size,
+                     obs + static_cast<size_t>(j + 1) * obs_size);
+        const float* m = features + (first + row) * kMoveFeatureSize;
+        t.move.insert(t.move.end(), m, m + kMoveFeatureSize);
+        t.version.push_back(version);
+        t.seat.push_back(current[j]);
+        actions_[j] = env_.legal_ids[static_cast<size_t>(first + row)];
+      }
+    }
+    if (cancel_requested(cancel)) {  // stopped while deciding: the decisions are recorded, not played
+      interrupted_ = true;
+      throw Cancelled();
+    }
+    int64_t decided = 0;
+    for (int j = 0; j < n; ++j) decided += current[j] >= 0;
+    decisions_ += decided;
+    try {
+      env_.step(actions_, cancel);
+    } catch (const Cancelled&) {
+      interrupted_ = true;
+      throw;
+    }
+    const uint8_t* done = env_.dones();
+    const float* rewards = env_.rewards();
+    for (int j = 0; j < n; ++j) {
+      if (!done[j]) continue;
+      Trajectory& t = trajectories_[j];
+      const int64_t deal = options_.deals >= 0 ? env_.last_index(j) : deals_finished_.load();
+      out.obs.insert(out.obs.end(), t.obs.begin(), t.obs.end());
+      out.move.insert(out.move.end(), t.move.begin(), t.move.end());
+      out.version.insert(out.version.end(), t.version.begin(), t.version.end());
+      out.seat.insert(out.seat.end(), t.seat.begin(), t.seat.end());
+      for (int8_t s : t.seat) {
+        out.target.push_back(rewards[j * kNumSeats + s]);
+        out.deal.push_back(deal);
+      }
+      t.obs.clear();
+      t.move.clear();
+      t.version.clear();
+      t.seat.clear();
+      ++deals_finished_;
+    }
+  }
+  return out;
+}
+
+}  // namespace shuangkou
