@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -348,3 +350,91 @@ def test_small_selfplay_writes_its_outputs(tmp_path):
 def test_selfplay_help():
     p = run_cli("selfplay", "--help")
     assert p.returncode == 0 and b"--games" in p.stdout and p.stderr == b""
+
+
+# ---------------------------------------------------------------------------- numbers and text the command line cannot take
+
+
+def test_cli_selfplay_with_200000_threads_fails_cleanly():
+    """3: `shuangkou selfplay --threads 200000` segfaulted. Fixed: a one-line error."""
+    p = run_cli("selfplay", "--games", "100", "--threads", "200000", "--quiet", timeout=60)
+    err = assert_cli_error(p)
+    assert "thread" in err.lower(), err
+
+
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["--games", "18446744073709551616"], "18446744073709551616"),
+        (["--games", "100000000000000000000000"], "100000000000000000000000"),
+        (["--games", "10", "--replays", "100000000000000000000"], "100000000000000000000"),
+        (["--games", "10", "--threads", "99999999999999999999"], "99999999999999999999"),
+        (["--games", "10", "--seed", "1" + "0" * 400], "seed"),
+    ],
+    ids=["games-2**64", "games-1e23", "replays-1e20", "threads-1e20", "seed-400-digits"],
+)
+def test_cli_huge_numbers_fail_cleanly(tmp_path, args, needle):
+    """9: --games 18446744073709551616 and --replays 100000000000000000000 ended
+    in a TypeError traceback. Fixed: a one-line error naming the value."""
+    p = run_cli("selfplay", "--quiet", "--out", str(tmp_path / "out"), *args, timeout=30)
+    assert_cli_error(p, needle)
+
+
+def test_cli_a_billion_games_is_refused_quickly():
+    """9: --games 1000000000 tried to allocate every per-deal result up front
+    (MemoryError traceback, or on a big machine, gigabytes). Fixed: refused within 10 s
+    with a one-line error about the count or memory."""
+    p = run_cli("selfplay", "--games", "1000000000", "--quiet", timeout=10)
+    err = assert_cli_error(p)
+    assert re.search(r"memory|1000000000|1,000,000,000|1e9|games", err, re.IGNORECASE), err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [b"read", b"\xff\xfe"],
+        [b"read", b"5 6 7 8 \xff"],
+        [b"moves", b"--hand", b"\xff\xfe"],
+        [b"moves", b"--hand", b"3 4", b"--previous", b"\xff"],
+    ],
+    ids=["read", "read-tail", "moves-hand", "moves-previous"],
+)
+def test_cli_non_utf8_argument_fails_cleanly(argv):
+    """A non-UTF-8 argument to `shuangkou read` ended in a RuntimeError
+    traceback. Fixed: a one-line error."""
+    assert_cli_error(run_cli(*argv, timeout=30))
+
+
+# ---------------------------------------------------------------------------- help and last resorts
+
+
+def test_cli_selfplay_help_has_no_doubled_percent():
+    """`shuangkou selfplay --help` printed "95%% confidence" (a %% escape in a
+    description that argparse's formatter class does not expand)."""
+    p = run_cli("selfplay", "--help", timeout=30)
+    assert p.returncode == 0
+    out = p.stdout.decode()
+    assert "%%" not in out, [line for line in out.splitlines() if "%%" in line]
+    assert "95% confidence" in " ".join(out.split())
+
+
+def test_a_reader_that_goes_away_is_not_an_error():
+    """`shuangkou moves | head -1`: BrokenPipeError is an OSError, and was reported as
+    'error: [Errno 32] Broken pipe' with exit 1 because the OSError branch came first."""
+    import sys
+
+    code = textwrap.dedent(
+        """
+        import os, sys
+        r, w = os.pipe()
+        os.close(r)
+        os.dup2(w, 1)
+        sys.stdout.reconfigure(line_buffering=True)
+        from shuangkou.cli import main
+        rc = main(["moves"])
+        sys.stderr.write(f"rc={rc}\\n")
+        """
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert p.stderr.strip().splitlines()[-1] == "rc=0", p.stderr
+    assert "error" not in p.stderr

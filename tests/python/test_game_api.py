@@ -32,6 +32,7 @@ import re
 
 import pytest
 import shuangkou as sk
+from snippet_util import snippet_outcome
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RANKS = "3 4 5 6 7 8 9 T J Q K A 2 SJ BJ".split()
@@ -1352,3 +1353,212 @@ def test_match_records_share_the_deal_records_bounds():
         sk.Match.from_json(deep)
     m = sk.Match("classic", seed=7, deals=2)
     assert sk.Match.from_json(m.to_json()).to_json() == m.to_json()
+
+
+# --------------------------------------------------------------------------
+# 13. Deal records that are too deep, too large or out of range
+
+
+def _record_with(edit) -> str:
+    rec = json.loads(sk.Game("baibian", seed=3).to_json())
+    edit(rec)
+    return json.dumps(rec)
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["scores", "breakdown", "variant.max_bomb", "variant.tianwang", "top level"],
+)
+def test_from_json_of_a_deeply_nested_record_raises_value_error(where):
+    """A record with a value nested 100,000 deep (under a known key)
+    overflowed the stack (segfault). Fixed: ValueError."""
+    body = f"""
+    import json
+    import shuangkou as sk
+    where = {where!r}
+    deep = "[" * 100000 + "]" * 100000
+    rec = json.loads(sk.Game("baibian", seed=3).to_json())
+    if where == "top level":
+        text = deep
+    else:
+        if where.startswith("variant."):
+            rec["variant"][where.split(".")[1]] = "@@DEEP@@"
+        else:
+            rec[where] = "@@DEEP@@"
+        text = json.dumps(rec).replace('"@@DEEP@@"', deep)
+    _report(lambda: sk.Game.from_json(text))
+    """
+    out = snippet_outcome(body)
+    assert out["type"] == "ValueError", out
+
+
+def _set_scores(r, v):
+    r["scores"] = v
+
+
+def _set_hand0(r, v):
+    r["hands"][0] = v
+
+
+def _set_tianwang(r, v):
+    r["variant"]["tianwang"] = v
+
+
+def _set_new_key(r, v):
+    r[v] = 1
+
+
+@pytest.mark.parametrize(
+    "edit", [_set_scores, _set_hand0, _set_tianwang, _set_new_key], ids=["scores", "hand", "tianwang", "key"]
+)
+def test_from_json_with_a_100_mb_string_raises_a_short_value_error(edit):
+    """A record holding a 100 MB string was refused with a 100 MB message
+    (the value quoted whole). Fixed: ValueError with a message under 2,000 characters."""
+    text = _record_with(lambda r: edit(r, "x" * 100_000_000))
+    with pytest.raises(ValueError) as exc_info:
+        sk.Game.from_json(text)
+    assert len(str(exc_info.value)) < 2000, f"message of {len(str(exc_info.value)):,} characters"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[1e400]",
+        "1e400",
+        '{"format": 1e400}',
+        "[-1e400]",
+    ],
+)
+def test_from_json_overflowing_number_raises_value_error(text):
+    """8: Game.from_json('[1e400]') raised RuntimeError (json out_of_range). Fixed:
+    ValueError."""
+    with pytest.raises(ValueError):
+        sk.Game.from_json(text)
+
+
+@pytest.mark.parametrize("key", ["seed", "leader", "previous_first_finisher"])
+def test_from_json_400_digit_integer_raises_value_error(key):
+    rec = json.loads(sk.Game("baibian", seed=3).to_json())
+    rec[key] = 10**399
+    with pytest.raises(ValueError):
+        sk.Game.from_json(json.dumps(rec))
+
+
+@pytest.mark.parametrize("seed", [3, 2**64 - 1], ids=["seed-3", "seed-2**64-1"])
+def test_from_json_with_seed_minus_one_raises_value_error_naming_it(seed):
+    """A record whose seed was edited to -1 was read as 2**64-1: accepted as
+    the deal of seed 2**64-1 (and refused with an unrelated message otherwise). Fixed:
+    ValueError naming -1."""
+    rec = json.loads(sk.Game("baibian", seed=seed).to_json())
+    rec["seed"] = -1
+    with pytest.raises(ValueError) as exc_info:
+        sk.Game.from_json(json.dumps(rec))
+    msg = str(exc_info.value)
+    assert "-1" in msg and "seed" in msg, msg
+
+
+# --------------------------------------------------------------------------
+# 14. A failed call changes nothing
+
+
+def _game() -> sk.Game:
+    g = sk.Game("baibian", seed=3)
+    for _ in range(5):
+        g.apply(g.legal_moves()[0] if not g.can_pass() else "pass")
+    return g
+
+
+def test_lone_surrogate_move_raises_value_error_and_changes_nothing():
+    g = _game()
+    before = g.to_json()
+    with pytest.raises(ValueError):
+        g.apply("\ud800")
+    assert g.to_json() == before
+
+
+_HUGE_SEAT_CALLS = {
+    "hand": lambda g: g.hand(2**70),
+    "hand negative": lambda g: g.hand(-(2**70)),
+    "played": lambda g: g.played(2**70),
+    "observation": lambda g: g.observation(2**70),
+    "encode_observation": lambda g: sk._core.encode_observation(g, 2**70),
+}
+
+
+@pytest.mark.parametrize("call", list(_HUGE_SEAT_CALLS.values()), ids=list(_HUGE_SEAT_CALLS))
+def test_seat_beyond_int64_raises_value_error_and_changes_nothing(call):
+    """Seat integers beyond int64 raised RuntimeError. Fixed: ValueError
+    naming the value."""
+    g = _game()
+    before = g.to_json()
+    with pytest.raises(ValueError) as exc_info:
+        call(g)
+    assert str(abs(2**70)) in str(exc_info.value)
+    assert g.to_json() == before
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: sk.Game("baibian", hands=["3", "4", "5", "6"], leader=2**70),
+        lambda: sk.Rules("classic").score([2**70, 0, 1, 2]),
+        lambda: sk.Match("classic", seed=1, deals=2).player_in_seat(2**70),
+        lambda: sk.Match("classic", seed=1, deals=2).seat_of(2**70),
+    ],
+    ids=["leader", "score finish_order", "player_in_seat", "seat_of"],
+)
+def test_other_seats_beyond_int64_raise_value_error(call):
+    with pytest.raises(ValueError) as exc_info:
+        call()
+    assert str(2**70) in str(exc_info.value)
+
+
+def play_out(g: sk.Game) -> None:
+    while not g.is_over():
+        g.apply(g.legal_moves()[0] if not g.can_pass() else "pass")
+
+
+def _match_snapshot(m: sk.Match) -> tuple:
+    return (m.deals_played, m.totals(), m.seating(), m.results(), m.is_over(), m.game.to_json())
+
+
+def test_match_next_deal_before_the_deal_is_over_raises_value_error_and_changes_nothing():
+    """8: Match.next_deal() before the current deal was over raised
+    RuntimeError. Fixed: ValueError; the match is unchanged."""
+    m = sk.Match("classic", seed=1, deals=2)
+    m.game.apply(m.game.legal_moves()[0])
+    before = _match_snapshot(m)
+    with pytest.raises(ValueError, match="not over"):
+        m.next_deal()
+    assert _match_snapshot(m) == before
+
+
+def test_match_next_deal_after_the_match_is_over_raises_value_error_and_changes_nothing():
+    """8: Match.next_deal() after the match was over raised RuntimeError. Fixed:
+    ValueError; the match is unchanged."""
+    m = sk.Match("classic", seed=1, deals=1)
+    play_out(m.game)
+    m.next_deal()
+    assert m.is_over()
+    before = _match_snapshot(m)
+    with pytest.raises(ValueError, match="over"):
+        m.next_deal()
+    assert _match_snapshot(m) == before
+
+
+# --------------------------------------------------------------------------
+# 15. Rules.score of more cards than two decks hold
+
+
+@pytest.mark.parametrize("count", [3, 8])
+def test_score_with_more_threes_than_two_decks_hold_raises_value_error(count):
+    """Rules.score with `count` bombs of four 3s by one seat (more 3s than the 8 two decks
+    hold) was scored. Fixed: ValueError."""
+    r = sk.Rules("classic")
+    with pytest.raises(ValueError):
+        r.score(finish_order=[0, 2, 1, 3], bombs=[(0, "3 3 3 3")] * count)
+    with pytest.raises(ValueError):
+        r.score_breakdown(finish_order=[0, 2, 1, 3], bombs=[(0, "3 3 3 3")] * count)
+    with pytest.raises(ValueError):  # over several seats too
+        r.score(finish_order=[0, 2, 1, 3], bombs=[(s % 4, "3 3 3 3") for s in range(count)])
+    assert r.score(finish_order=[0, 2, 1, 3], bombs=[(0, "3 3 3 3"), (1, "3 3 3 3")]) is not None

@@ -13,6 +13,7 @@ import pytest
 gym = pytest.importorskip("gymnasium")
 import shuangkou as sk  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
+from shuangkou.agents import AgentError  # noqa: E402
 from shuangkou.envs.gym_env import ENV_ID, OUTCOMES, ShuangkouEnv  # noqa: E402
 
 RESULTS = {1: "win", 0: "draw", -1: "loss"}  # info["result"] codes
@@ -564,3 +565,170 @@ def test_pickle_and_deepcopy_play_on_independently():
         r1, r2 = env.step(a), e2.step(a)
         np.testing.assert_array_equal(r1[0], r2[0])
         assert r1[1:3] == r2[1:3]
+
+
+# ---------------------------------------------------------------- a failed reset changes nothing
+
+
+def first_legal(mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+def _gym_pair(**kw) -> tuple[ShuangkouEnv, ShuangkouEnv]:
+    return ShuangkouEnv("baibian", **kw), ShuangkouEnv("baibian", **kw)
+
+
+def _assert_same_step(r1, r2) -> None:
+    o1, rew1, t1, tr1, i1 = r1
+    o2, rew2, t2, tr2, i2 = r2
+    np.testing.assert_array_equal(o1, o2)
+    assert (rew1, t1, tr1) == (rew2, t2, tr2)
+    np.testing.assert_array_equal(i1["action_mask"], i2["action_mask"])
+    assert i1["current_player"] == i2["current_player"]
+    assert i1["deal_seed"] == i2["deal_seed"]
+
+
+@pytest.mark.parametrize("bad_seed", [2**64, 2**70])
+def test_gym_failed_reset_leaves_the_env_exactly_as_before(bad_seed):
+    """5: reset(seed=2**64) raised ValueError but had already replaced the env's
+    seed (and its np_random), so the next step() failed with the same error. Fixed: the
+    env is exactly as before the failed reset, as its twin that never saw it shows."""
+    env, twin = _gym_pair(opponents="heuristic")
+    _, info = env.reset(seed=11)
+    twin.reset(seed=11)
+    with pytest.raises(ValueError, match=str(bad_seed) + r"|2\*\*64"):
+        env.reset(seed=bad_seed)
+    a = first_legal(info["action_mask"])
+    _assert_same_step(env.step(a), twin.step(a))
+    # np_random untouched too: a reset mid-deal deals the same fresh deal in both.
+    o1, i1 = env.reset()
+    o2, i2 = twin.reset()
+    np.testing.assert_array_equal(o1, o2)
+    assert i1["deal_seed"] == i2["deal_seed"]
+    a = first_legal(i1["action_mask"])
+    _assert_same_step(env.step(a), twin.step(a))
+
+
+def test_gym_failed_first_reset_leaves_the_env_unstarted():
+    env, twin = _gym_pair(opponents="random")
+    with pytest.raises(ValueError):
+        env.reset(seed=2**64)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    o1, i1 = env.reset(seed=5)
+    o2, i2 = twin.reset(seed=5)
+    np.testing.assert_array_equal(o1, o2)
+    a = first_legal(i1["action_mask"])
+    _assert_same_step(env.step(a), twin.step(a))
+
+
+# ---------------------------------------------------------------- an opponent that raises or steps the env
+
+
+def _last_legal(mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[-1])
+
+
+def test_gym_after_a_raising_opponent_the_learner_action_never_goes_to_another_seat():
+    """When a callable opponent raised inside step(), the core was left with
+    the opponent's seat to act, and the next step() applied the learner's action to the
+    opponent's seat. Fixed: the next step() raises an error saying to call reset(), or
+    the failed step is undone and the env resumes with the learner's seat to act (then
+    it steps exactly as a twin whose opponent never raised)."""
+    armed = {"on": False}
+
+    def flaky(obs, mask, seat):
+        if armed["on"]:
+            armed["on"] = False
+            raise KeyError("opponent failed")
+        return np.array([_last_legal(mask[0])])
+
+    env = ShuangkouEnv("baibian", opponents=flaky, seat=0)
+    twin = ShuangkouEnv("baibian", opponents=lambda obs, mask, seats: np.array([_last_legal(mask[0])]), seat=0)
+    _, info = env.reset(seed=4)
+    _, tinfo = twin.reset(seed=4)
+    np.testing.assert_array_equal(info["action_mask"], tinfo["action_mask"])
+    a = first_legal(info["action_mask"])
+    armed["on"] = True
+    with pytest.raises(sk.agents.AgentError, match="opponent failed") as raised:
+        env.step(a)
+    assert isinstance(raised.value.__cause__, KeyError)
+    try:
+        result = env.step(a)
+    except (RuntimeError, ValueError) as e:
+        assert "reset" in str(e), f"the error does not say to call reset(): {e}"
+        with pytest.raises((RuntimeError, ValueError), match="reset"):
+            env.step(a)  # still refused until reset()
+        o1, i1 = env.reset(seed=4)
+        o2, i2 = twin.reset(seed=4)
+        np.testing.assert_array_equal(o1, o2)
+        _assert_same_step(env.step(a), twin.step(a))
+    else:
+        assert result[4]["current_player"] in (0,)
+        _assert_same_step(result, twin.step(a))
+
+
+def test_gym_env_refuses_a_non_finite_illegal_reward_and_reentry():
+    pytest.importorskip("gymnasium")
+    from shuangkou.envs.gym_env import ShuangkouEnv
+
+    for bad in (float("nan"), float("inf"), 10**400):
+        with pytest.raises(ValueError, match="illegal_reward"):
+            ShuangkouEnv("classic", illegal_reward=bad)
+        with pytest.raises(ValueError, match="illegal_reward"):  # the PettingZoo env checks it the same way
+            sk.raw_env("classic", illegal_reward=bad)
+
+    holder = {}
+
+    def meddler(obs, mask, seats):
+        holder["env"].step(0)  # an opponent stepping the env it plays in
+
+    env = ShuangkouEnv("classic", opponents=meddler)
+    holder["env"] = env
+    with pytest.raises(AgentError) as e:
+        obs, info = env.reset(seed=1)
+        while True:  # the learner's moves until an opponent decides
+            obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+            assert not terminated
+    assert isinstance(e.value.__cause__, RuntimeError) and "inside the opponents" in str(e.value.__cause__)
+
+
+# ---------------------------------------------------------------- step after close
+
+
+def test_gym_step_after_close_says_the_env_is_closed():
+    """12: step() after close() raised AttributeError ('NoneType' has no
+    attribute 'step') or stepped on a stale mask. Fixed: a clear error saying the env is
+    closed."""
+    env = ShuangkouEnv("baibian", opponents="random")
+    _, info = env.reset(seed=0)
+    env.close()
+    with pytest.raises(Exception) as exc_info:
+        env.step(first_legal(info["action_mask"]))
+    assert not isinstance(exc_info.value, AttributeError), repr(exc_info.value)
+    assert "closed" in str(exc_info.value).lower(), repr(exc_info.value)
+
+
+def test_gym_step_after_close_through_gymnasium_make():
+    env = gym.make("shuangkou/Shuangkou-v0", variant="baibian", opponents="random")
+    _, info = env.reset(seed=0)
+    env.close()
+    with pytest.raises(Exception) as exc_info:
+        env.step(first_legal(info["action_mask"]))
+    assert not isinstance(exc_info.value, AttributeError), repr(exc_info.value)
+    assert "closed" in str(exc_info.value).lower(), repr(exc_info.value)
+
+
+# ---------------------------------------------------------------- control_partner
+
+
+@pytest.mark.parametrize("value", ["no", "yes", "False", 1, 0, None], ids=repr)
+def test_gym_control_partner_takes_only_real_bools(value):
+    """control_partner="no" was taken as True (bool("no")). Fixed: ValueError naming it."""
+    with pytest.raises(ValueError, match="control_partner"):
+        ShuangkouEnv("baibian", control_partner=value)
+
+
+def test_gym_control_partner_bools_still_work():
+    for value in (True, False):
+        assert ShuangkouEnv("baibian", control_partner=value).control_partner is value

@@ -19,7 +19,7 @@ import time
 
 import pytest
 from cli_util import cli_command
-from test_hardening import run_snippet
+from snippet_util import run_snippet
 
 # Seconds from the signal to the end of the process (or of the call): the old code
 # took the rest of the deal, 25 s at least.

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 import shuangkou as sk
+from snippet_util import snippet_outcome
 
 
 def test_results_do_not_depend_on_threads():
@@ -155,3 +157,57 @@ def test_callables_give_the_same_results_for_any_batch_and_thread_count():
     for r in runs[1:]:
         for k in ("scores", "places", "outcome", "bombs", "actions"):
             np.testing.assert_array_equal(r.arrays[k], runs[0].arrays[k], err_msg=k)
+
+
+# ---------------------------------------------------------------------------- arguments refused before the run
+
+
+def test_selfplay_with_200000_threads_raises_value_error_naming_the_limit():
+    """3: sk.selfplay(threads=200000) segfaulted. Fixed: ValueError naming the
+    thread limit."""
+    out = snippet_outcome(
+        """
+        import shuangkou as sk
+        _report(lambda: sk.selfplay(games=100, threads=200000))
+        """
+    )
+    assert out["type"] == "ValueError", out
+    assert "thread" in out["message"].lower() and re.search(r"\d", out["message"]), out
+
+
+@pytest.mark.parametrize("progress", [5, "x"])
+def test_a_progress_that_is_not_callable_is_refused_before_anything_runs(progress):
+    with pytest.raises(ValueError, match="progress"):
+        sk.selfplay("classic", games=10, progress=progress)
+    with pytest.raises(ValueError, match="progress"):
+        sk.arena("classic", agents=["random", "greedy"], deals=2, progress=progress)
+
+
+def test_progress_returning_numpy_false_stops():
+    calls = []
+
+    def stop(done):
+        calls.append(done)
+        return np.False_
+
+    r = sk.selfplay("classic", games=200_000, agents="random", progress=stop, threads=1)
+    assert r["games"] < 200_000 and len(calls) == 1
+
+
+def test_selfplay_refuses_what_it_would_ignore(tmp_path):
+    with pytest.raises(ValueError, match="agents"):
+        sk.selfplay("classic", games=2, agents={"random": 1, "greedy": 2})
+    with pytest.raises(ValueError, match="replays is 0"):
+        sk.selfplay("classic", games=2, replay_path=tmp_path / "r.jsonl.gz")
+    with pytest.raises(ValueError, match="replay_path"):
+        sk.selfplay("classic", games=2, replays=1, replay_path=1)
+
+
+# ---------------------------------------------------------------------------- replays that cannot be written
+
+
+def test_selfplay_replays_to_dev_full_raise_os_error_naming_it():
+    """Replays to a full device must raise OSError naming the file."""
+    with pytest.raises(OSError) as exc_info:
+        sk.selfplay(games=10, replays="all", replay_path="/dev/full", threads=1)
+    assert "/dev/full" in str(exc_info.value)

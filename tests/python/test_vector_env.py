@@ -140,3 +140,34 @@ def test_rules_resolved_once_and_shared():
     assert env.rules == rules and env.num_actions == rules.num_actions
     with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
         sk.VectorEnv(num_envs=2, colour="red")
+
+
+# ---------------------------------------------------------------------------- arguments checked
+
+
+@pytest.mark.parametrize("env_index", [-1, -4, 4, 5, 2**70], ids=["-1", "-num_envs", "num_envs", "num_envs+1", "huge"])
+def test_vector_env_legal_actions_out_of_range(env_index):
+    """10: venv.legal_actions(-1) returned an empty array (a slice across the
+    offsets), not an error. Fixed: IndexError or ValueError for any index outside
+    0..num_envs-1."""
+    venv = sk.VectorEnv(num_envs=4, variant="baibian", seed=0)
+    venv.reset()
+    with pytest.raises((IndexError, ValueError)):
+        got = venv.legal_actions(env_index)
+        pytest.fail(f"legal_actions({env_index}) returned {got!r}")
+    for j in range(4):  # in range still fine
+        assert len(venv.legal_actions(j)) > 0
+
+
+def test_vector_env_opponents_are_checked():
+    def callable_bot(obs, mask, seats):
+        return mask.argmax(axis=1)
+
+    with pytest.raises(ValueError, match="built-in bots"):
+        sk.VectorEnv(num_envs=2, variant="classic", opponents={1: callable_bot})
+    with pytest.raises(ValueError, match="seats are the integers"):
+        sk.VectorEnv(num_envs=2, variant="classic", opponents={True: "random"})
+    with pytest.raises(ValueError, match="opponents"):
+        sk.VectorEnv(num_envs=2, variant="classic", opponents=(x for x in [None, "random", None, "random"]))
+    env = sk.VectorEnv(num_envs=2, variant="classic", opponents={1: " heuristic "})  # stripped, as elsewhere
+    env.reset(seed=0)

@@ -1,4 +1,5 @@
-"""Bad input to every public entry point of the Python rules API.
+"""Bad input to every public entry point of the Python rules API (sk.parse_cards,
+sk.Rules and its methods).
 
 Every failure must be a ValueError whose message names the problem (the bad
 token, the parameter, the allowed values, ...), and a failed call must change
@@ -8,6 +9,8 @@ construction leaves no object behind and no preset altered.
 Where the API takes cards, both a card string and a list (or tuple) of tokens
 are accepted, so bad cards are tried in both forms.
 """
+
+import re
 
 import pytest
 import shuangkou as sk
@@ -509,3 +512,43 @@ def test_failed_follow_after_a_successful_one_keeps_returned_lists():
         r.legal_moves(hand, "3 4")
     assert snapshot(follows) == snap
     assert snapshot(r.legal_moves(hand, "3 3")) == snap
+
+
+# --------------------------------------------------------------------------
+# Hands over 27 cards
+
+
+_RANKS = "3 4 5 6 7 8 9 T J Q K A 2".split()
+
+
+@pytest.mark.parametrize("size", [28, 30, 60, 108])
+def test_legal_moves_of_a_hand_over_27_cards_names_the_size(size):
+    """Rules.legal_moves of more than 27 cards returned moves (28, 30 cards) or failed
+    with "MoveList capacity (2048) exceeded". Fixed: ValueError naming the hand size."""
+    deck = [r for r in _RANKS for _ in range(8)] + ["SJ", "SJ", "BJ", "BJ"]
+    hand = " ".join(deck[:size])
+    for variant in ("classic", "qianbian"):
+        with pytest.raises(ValueError) as exc_info:
+            sk.Rules(variant).legal_moves(hand)
+        msg = str(exc_info.value)
+        assert str(size) in msg and "capacity" not in msg, msg
+
+
+def test_legal_moves_of_27_cards_still_works():
+    hand = "3 3 4 5 5 6 6 7 7 7 8 8 9 T T J Q Q K A A 2 2 2 2 SJ BJ"
+    assert len(sk.Rules("qianbian").legal_moves(hand)) > 0
+
+
+# --------------------------------------------------------------------------
+# Both names of one parameter
+
+
+@pytest.mark.parametrize("wild,wild_jokers", [("both", "none"), ("both", "both"), ("BJ", "none")])
+def test_both_names_of_one_parameter_raise_value_error(wild, wild_jokers):
+    """sk.Rules('baibian', wild='both', wild_jokers='none') was accepted (one silently
+    won). Fixed: ValueError naming both spellings, whatever the values."""
+    for make in (sk.Rules, sk.Game):
+        with pytest.raises(ValueError) as exc_info:
+            make("baibian", wild=wild, wild_jokers=wild_jokers)
+        msg = str(exc_info.value)
+        assert "wild_jokers" in msg and re.search(r"\bwild\b", msg.replace("wild_jokers", "")), msg
