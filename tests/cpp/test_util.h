@@ -1,4 +1,5 @@
-// Helpers shared by the C++ tests: random deals and the test data folder.
+// Helpers shared by the C++ tests: random deals, the test data folder, and a
+// seat's information set.
 #pragma once
 
 #include <algorithm>
@@ -9,6 +10,9 @@
 #include <vector>
 
 #include "shuangkou/core/cards.h"
+#include "shuangkou/core/game.h"
+#include "shuangkou/core/seats.h"
+#include "shuangkou/core/variant.h"
 #include "shuangkou/rl/qnet.h"
 
 namespace shuangkou::testing {
@@ -59,6 +63,30 @@ inline QNet random_qnet(const QNetShape& shape, uint64_t seed,
     for (int64_t i = 0; i < n; ++i) t.push_back(normal(rng));
   }
   return QNet(shape, tensors, std::move(metadata));
+}
+
+// Deals the cards the player to act cannot see anew among the seats that may
+// hold them, keeping every seat's count: the player's information set.
+inline GameState same_information(const Variant& v, const GameState& s, std::mt19937_64& rng) {
+  const int seat = s.current_player();
+  std::vector<int> pool;
+  std::vector<int> hidden;
+  for (int i = 0; i < kNumSeats; ++i) {
+    if (i == seat || (v.partner_visible && i == partner_of(seat))) continue;
+    hidden.push_back(i);
+    for (int r = 0; r < kNumRanks; ++r)
+      for (int k = 0; k < s.hand(i).count(r); ++k) pool.push_back(r);
+  }
+  std::shuffle(pool.begin(), pool.end(), rng);
+  std::array<CardCounts, kNumSeats> hands;
+  for (int i = 0; i < kNumSeats; ++i) hands[i] = s.hand(i);
+  size_t next = 0;
+  for (int i : hidden) {
+    CardCounts h;
+    for (int k = 0; k < s.hand(i).size(); ++k) h.add(pool[next++]);
+    hands[i] = h;
+  }
+  return s.redealt(hands);
 }
 
 }  // namespace shuangkou::testing
