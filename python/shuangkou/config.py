@@ -4,13 +4,15 @@ A variant config file (``configs/variants/*.yaml``) is a YAML mapping that
 gives every variant parameter once, by its canonical name, with a scalar
 value. This module reads the YAML with PyYAML's safe loader (its composer
 only: no Python object is ever constructed from the file) and hands the
-entries, as ``(name, text, line)``, to the C++ core, which checks what they
-mean (``shuangkou::variant_from_entries``): unknown, repeated or missing
-parameters and bad values are reported there, with the file and line.
+entries, as ``(name, text, line, shape)``, to the C++ core, which checks what
+they mean (``shuangkou._core.variant_from_entries``): unknown, repeated or
+missing parameters and bad values are reported there, with the file and line.
 
-Every constructor that takes a variant (``Rules``, ``Game``, ``Match``,
+:func:`load_rules` is the one way from a file to a ``Rules``. Every
+constructor that takes a variant (``Rules``, ``Game``, ``Match``,
 ``VectorEnv``, ``selfplay``, the environments) accepts such a path; the
-bindings call :func:`read_entries` for it.
+bindings call :func:`load_rules` for it (their one call back into Python, as
+the core reads no YAML), and Python code holding a path calls it directly.
 
 Training configs (``configs/train/*.yaml``, ``shuangkou.dmc.learner``) go
 through the same reader: :func:`read_text` for the file and
@@ -28,6 +30,7 @@ from typing import Any
 
 import yaml
 
+from . import _core
 from .errors import clip
 
 # A config file is a few dozen short lines; anything much bigger is not one.
@@ -161,6 +164,20 @@ def read_entries(path: str | os.PathLike[str]) -> list[tuple[str, str, int, str]
     """The entries of the config file at ``path`` (see :func:`parse_entries`)."""
     name = os.fspath(path)
     return parse_entries(read_text(name), name)
+
+
+def load_rules(path: str | os.PathLike[str], **overrides: Any) -> _core.Rules:
+    """The rule set of the variant config file at ``path`` (named by the path),
+    with keyword ``overrides`` of variant parameters as ``Rules(rules, **overrides)``
+    takes them: the file read by :func:`read_entries`, its entries checked by the
+    core (``_core.variant_from_entries``). ``ValueError`` naming the file (and
+    line) for a file that cannot be read, bad YAML, or entries that are not a
+    complete variant; as ``Rules`` for a bad override."""
+    name = os.fspath(path)
+    if not isinstance(name, str):
+        raise ValueError(f"variant file: a path as text (a str or an os.PathLike), got {shown(path)}")
+    rules = _core.variant_from_entries(read_entries(name), name)
+    return _core.Rules(rules, **overrides) if overrides else rules
 
 
 # Numbers as YAML 1.2's core schema writes them (see _Builder.number).

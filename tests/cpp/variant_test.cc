@@ -2,8 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <set>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace shuangkou {
 namespace {
@@ -85,6 +89,58 @@ TEST(Variant, UnknownPresetNamesTheKnownOnes) {
     const std::string msg = e.what();
     EXPECT_NE(msg.find("bai_bian"), std::string::npos);
     EXPECT_NE(msg.find("qianbian_collect"), std::string::npos);
+  }
+}
+
+// The parameters whose values differ between two variants.
+std::vector<std::string> differing(const Variant& a, const Variant& b) {
+  std::vector<std::string> out;
+  const auto pa = params(a), pb = params(b);
+  for (size_t i = 0; i < pa.size(); ++i)
+    if (pa[i].second != pb[i].second) out.push_back(pa[i].first);
+  return out;
+}
+
+// A preset built on another differs from it in exactly the parameters its
+// description names (docs/rules.md §13).
+TEST(Variant, PresetsBuiltOnAnotherChangeOnlyTheirOwnParameters) {
+  using Names = std::vector<std::string>;
+  EXPECT_EQ(differing(preset("baibian"), preset("qianbian")),
+            (Names{"wild_jokers", "uneven_chain", "multiplier_from", "contribution"}));
+  EXPECT_EQ(differing(preset("qianbian"), preset("qianbian_collect")),
+            (Names{"max_bomb", "uneven_star", "tianwang", "first_lead", "collect_stars"}));
+  EXPECT_EQ(differing(preset("baibian"), preset("jj")),
+            (Names{"base_table", "multiplier", "multiplier_from", "contribution", "partner_visible"}));
+  EXPECT_EQ(preset("classic"), Variant{});  // the defaults are the classic rules
+}
+
+TEST(Variant, PresetLookupIgnoresCase) {
+  for (const auto& name : preset_names()) {
+    std::string upper = name;
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    EXPECT_EQ(preset(upper), preset(name)) << upper;
+  }
+}
+
+TEST(Variant, EveryPresetHasADescriptionAndUnknownOnesAreNamed) {
+  std::set<std::string_view> seen;
+  for (const auto& name : preset_names()) {
+    const std::string_view d = preset_description(name);
+    EXPECT_GT(d.size(), 20u) << name;
+    EXPECT_TRUE(seen.insert(d).second) << name << ": the same description as another preset";
+  }
+  EXPECT_EQ(preset_description("JJ"), preset_description("jj"));
+  EXPECT_EQ(preset_names(),
+            (std::vector<std::string>{"classic", "baibian", "qianbian", "qianbian_collect", "jj"}));
+  for (auto lookup :
+       {+[](std::string_view n) { preset(n); }, +[](std::string_view n) { preset_description(n); }}) {
+    try {
+      lookup("nope");
+      ADD_FAILURE() << "an unknown preset was accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_STREQ(e.what(),
+                   "unknown variant preset 'nope' (known: classic, baibian, qianbian, qianbian_collect, jj)");
+    }
   }
 }
 

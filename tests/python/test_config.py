@@ -222,3 +222,77 @@ def test_every_parameter_is_in_the_observation_or_named_as_not_observed():
     meaning = next(s["meaning"] for s in sk._core.observation_layout() if s["name"] == "variant")
     for name in sk.param_names():
         assert (name in meaning) != (name in NOT_IN_THE_VARIANT_SLICE), name
+
+
+# --- one way from a file to a Rules ---------------------------------------------
+
+
+def test_load_rules_reads_the_file_and_the_core_checks_its_entries():
+    path = str(VARIANTS / "qianbian.yaml")
+    r = config.load_rules(path)
+    assert r == sk.Rules("qianbian") and r.name == path  # named by the path, as Rules(path) is
+    with_override = config.load_rules(Path(path), max_bomb=10)
+    assert with_override == sk.Rules("qianbian", max_bomb=10)
+    assert repr(with_override) == repr(sk.Rules(path, max_bomb=10)) == f"Rules('{path} max_bomb=10')"
+    # The bound core function: a file's entries in, its Rules out, named by `source`.
+    entries = config.read_entries(path)
+    assert sk._core.variant_from_entries(entries, "mine.yaml") == r
+    assert sk._core.variant_from_entries([e[:3] for e in entries], Path("x/mine.yaml")).name == "x/mine.yaml"
+
+
+def test_load_rules_fails_as_rules_of_a_path_does(tmp_path):
+    missing = str(tmp_path / "no_such.yaml")
+    assert error_of(config.load_rules, missing) == error_of(sk.Rules, missing)
+    bad = write(tmp_path, "bad.yaml", with_line(preset_text("jj"), "tianwang", "up"))
+    assert error_of(config.load_rules, bad) == error_of(sk.Rules, bad)
+    assert "max_bomb" in error_of(config.load_rules, str(VARIANTS / "jj.yaml"), max_bomb=99)
+    assert "a path as text" in error_of(config.load_rules, os.fsencode(str(VARIANTS / "jj.yaml")))
+
+
+def test_variant_from_entries_names_the_source_line_and_bad_entries():
+    msg = error_of(
+        sk._core.variant_from_entries, [("max_bomb", "13", 4, ""), ("chain_bomb", "", 5, "a list")], "c.yaml"
+    )
+    assert msg.startswith("c.yaml:4: ") and "4..12" in msg
+    assert "c.yaml:5: variant parameter 'chain_bomb' is a list" in msg and "c.yaml: missing variant parameters" in msg
+    for entries, expected in [
+        ("max_bomb: 8", "entries must be a list"),
+        ([("max_bomb", "8")], "entries[0] must be a (name, value, line[, shape]) tuple"),
+        ([("max_bomb", 8, 1)], "entries[0] value must be text"),
+        ([("max_bomb", "8", "1")], "entries[0] line must be an integer"),
+        ([("max_bomb", "8", 1, ""), ("chain_bomb", "true", -1)], "entries[1] line must be an integer"),
+        ([("max_bomb", "8", 1, None)], "entries[0] shape must be text"),
+    ]:
+        assert expected in error_of(sk._core.variant_from_entries, entries, "c.yaml"), entries
+    assert "source must be text" in error_of(sk._core.variant_from_entries, [], b"c.yaml")
+
+
+def test_every_front_end_reads_a_path_through_load_rules_and_a_rules_not_at_all(monkeypatch):
+    calls = []
+    load_rules = config.load_rules
+    monkeypatch.setattr(config, "load_rules", lambda path, **kw: calls.append(path) or load_rules(path, **kw))
+    path = str(VARIANTS / "jj.yaml")
+    rules = sk.Rules(path)
+    assert sk.Rules(path, max_bomb=9).params["max_bomb"] == "9"
+    sk.Game(path, seed=1)
+    assert sk.selfplay(variant=Path(path), games=2, threads=1)["games"] == 2
+    assert calls == [path] * 4
+    sk.Game(rules, seed=1)
+    sk.VectorEnv(num_envs=2, variant=rules, seed=0)
+    assert sk.Rules(rules, max_bomb=9).params["max_bomb"] == "9" and len(calls) == 4
+
+
+def test_a_training_run_resolves_its_variant_once(tmp_path, monkeypatch):
+    pytest.importorskip("torch")
+    from shuangkou.dmc.config import TrainConfig
+    from shuangkou.dmc.learner import train
+
+    path = str(VARIANTS / "jj.yaml")
+    tiny = {"variant": path, "hidden": [16], "num_envs": 16, "collect": 128, "batch_size": 128, "updates": 2}
+    run = TrainConfig.from_dict({**tiny, "eval_every": 1, "eval_deals": 2, "log_every": 1, "threads": 1})
+    assert run.check() == sk.Rules("jj")  # check resolves the variant and returns it
+    calls = []
+    load_rules = config.load_rules
+    monkeypatch.setattr(config, "load_rules", lambda p, **kw: calls.append(p) or load_rules(p, **kw))
+    result = train(run, tmp_path, progress=False)  # two evaluations, one actor group
+    assert result["eval"]["update"] == 2 and calls == [path]

@@ -1,4 +1,5 @@
-// Play, Rules and the card helpers.
+// Play, Rules (from a preset, a config file's entries or a path), the card
+// helpers and the parameter and preset tables.
 #include "core/rules_api.h"
 #include "shuangkou/core/config.h"
 
@@ -8,6 +9,31 @@ namespace {
 std::string play_repr(const sk::Play& p) {
   return "Play(kind='" + std::string(sk::kind_name(p.kind)) + "', cards='" + p.cards.to_string() +
          "', reading='" + p.reading.to_string() + "')";
+}
+
+// The entries of a config file, as shuangkou.config.read_entries gives them:
+// (name, value text, 1-based line[, shape]) each; ValueError naming the entry
+// otherwise.
+std::vector<sk::ConfigEntry> config_entries(const py::handle& entries) {
+  if (!(py::isinstance<py::list>(entries) || py::isinstance<py::tuple>(entries)))
+    throw py::value_error("entries must be a list of (name, value, line, shape) tuples, got " +
+                          shown(entries));
+  std::vector<sk::ConfigEntry> out;
+  for (const auto& item : entries) {
+    const std::string what = "entries[" + std::to_string(out.size()) + "]";
+    const bool shaped = (py::isinstance<py::tuple>(item) || py::isinstance<py::list>(item)) &&
+                        (py::len(item) == 3 || py::len(item) == 4);
+    if (!shaped)
+      throw py::value_error(what + " must be a (name, value, line[, shape]) tuple, got " + shown(item));
+    const auto t = py::reinterpret_borrow<py::sequence>(item);
+    sk::ConfigEntry e;
+    e.name = text_arg(t[0], (what + " name").c_str());
+    e.value = text_arg(t[1], (what + " value").c_str());
+    e.line = static_cast<int>(int_arg(t[2], (what + " line").c_str(), 0, INT32_MAX));
+    if (py::len(t) == 4) e.shape = text_arg(t[3], (what + " shape").c_str());
+    out.push_back(std::move(e));
+  }
+  return out;
 }
 
 }  // namespace
@@ -150,6 +176,25 @@ void bind_rules(py::module_& m) {
       py::arg("name"));
   m.def("preset_yaml", &sk::preset_yaml, py::arg("name"),
         "The config file of a preset (configs/variants/NAME.yaml).");
+  m.def(
+      "variant_from_entries",
+      [](const py::handle& entries, const py::handle& source) {
+        const py::object text = py::hasattr(source, "__fspath__")
+                                    ? py::module_::import("os").attr("fspath")(source)
+                                    : py::reinterpret_borrow<py::object>(source);
+        const std::string name = text_arg(text, "source");
+        const std::vector<sk::ConfigEntry> checked = config_entries(entries);
+        try {
+          return PyRules(sk::Rules(name, sk::variant_from_entries(checked, name)));
+        } catch (const std::invalid_argument& e) {
+          throw py::value_error(e.what());
+        }
+      },
+      py::arg("entries"), py::arg("source"),
+      "The rule set a variant config file describes, from its entries (name, value text, 1-based "
+      "line[, shape]) in file order, as shuangkou.config.read_entries gives them; named `source`. "
+      "ValueError starting with source:line for an unknown, repeated or missing parameter or a bad "
+      "value, every problem on its own line. shuangkou.config.load_rules reads a file into it.");
   m.def(
       "variant_to_yaml", [](const PyRules& r) { return sk::variant_to_yaml(r.variant()); }, py::arg("rules"),
       "A complete config file for a rule set.");

@@ -96,7 +96,7 @@ struct ParamSpec {
         [](const Variant& v) { return std::string(v.field ? "true" : "false"); }, text \
   }
 
-const std::array<ParamSpec, 16> kParams = {
+constexpr std::array<ParamSpec, 16> kParams = {
     SK_ENUM_PARAM(wild_jokers, kWild,
                   "Which jokers are wild in a mixed set (docs/rules.md §3); BJ: big jokers only."),
     ParamSpec{"max_bomb", [] { return std::to_string(kMinMaxBomb) + ".." + std::to_string(kMaxMaxBomb); },
@@ -152,75 +152,111 @@ std::string known_params() {
   return s;
 }
 
-Variant make_classic() {
-  return Variant{};  // the defaults are the classic rules
+// A preset: its name, one line on what makes it, and the parameters it sets
+// (by name, as text read through kParams) on top of its base preset, or on
+// top of Variant's defaults (the classic rules) where `base` is empty. Adding
+// a preset is one row; its config file, docs and tests follow from the table.
+struct PresetSpec {
+  using Override = std::pair<std::string_view, std::string_view>;  // parameter, value text
+  std::string_view name;
+  std::string_view description;
+  std::string_view base;                           // a preset of an earlier row, or ""
+  std::array<Override, kParams.size()> overrides;  // in the first entries; the rest stay empty
+};
+
+// In docs/rules.md §13 order (preset_names()).
+constexpr std::array<PresetSpec, 5> kPresets = {{
+    {"classic",
+     "双扣: no wild cards, bombs ranked by card count, classic base table, multiplier from the winners' "
+     "biggest bomb.",
+     "",
+     {}},
+    {"baibian",
+     "百变 / 火拼: big jokers wild, chain bombs, three-king bombs, bombs ranked by stars, bomb contribution "
+     "to the player.",
+     "",
+     {{{"wild_jokers", "BJ"},
+       {"chain_bomb", "true"},
+       {"three_kings", "true"},
+       {"bomb_order", "stars"},
+       {"first_lead", "revealed_card"},
+       {"base_table", "common"},
+       {"multiplier", "star_max"},
+       {"multiplier_from", "winners"},
+       {"contribution", "player"}}}},
+    {"qianbian",
+     "千变: both jokers wild, uneven chain bombs (stars from the largest count), multiplier from all bombs, "
+     "team contribution.",
+     "baibian",
+     {{{"wild_jokers", "both"},
+       {"uneven_chain", "true"},
+       {"uneven_star", "max"},
+       {"multiplier_from", "all"},
+       {"contribution", "team"}}}},
+    {"qianbian_collect",
+     "千变 with star collection (docs/rules.md §12): as qianbian, with bombs up to 12 cards, uneven stars "
+     "from the smallest count, heavenly kings lowest, a random first leader and collected stars.",
+     "qianbian",
+     {{{"max_bomb", "12"},
+       {"uneven_star", "min"},
+       {"tianwang", "bottom"},
+       {"first_lead", "random"},
+       {"collect_stars", "true"}}}},
+    {"jj",
+     "JJ双扣: big jokers wild, chain bombs, JJ base table, every bomb multiplies the score, partner's hand "
+     "visible (双明).",
+     "baibian",
+     {{{"base_table", "jj"},
+       {"multiplier", "star_product"},
+       {"multiplier_from", "all"},
+       {"contribution", "none"},
+       {"partner_visible", "true"}}}},
+}};
+
+// The row of preset `base` comes before every row built on it, so the presets
+// are built in one pass, in table order.
+constexpr bool bases_come_first() {
+  for (size_t i = 0; i < kPresets.size(); ++i) {
+    if (kPresets[i].base.empty()) continue;
+    bool found = false;
+    for (size_t j = 0; j < i; ++j) found = found || kPresets[j].name == kPresets[i].base;
+    if (!found) return false;
+  }
+  return true;
+}
+static_assert(bases_come_first(), "a preset's base must be a preset of an earlier row");
+
+// The row of preset `name` (any case); std::invalid_argument naming the known
+// presets otherwise.
+size_t preset_index(std::string_view name) {
+  const std::string n = lower(name);
+  for (size_t i = 0; i < kPresets.size(); ++i)
+    if (kPresets[i].name == n) return i;
+  std::string known;
+  for (const auto& p : kPresets) known += (known.empty() ? "" : ", ") + std::string(p.name);
+  throw std::invalid_argument("unknown variant preset '" + clip(name, 60) + "' (known: " + known + ")");
 }
 
-Variant make_baibian() {
-  Variant v;
-  v.wild_jokers = WildJokers::kBigOnly;
-  v.chain_bomb = true;
-  v.three_kings = true;
-  v.bomb_order = BombOrder::kStars;
-  v.first_lead = FirstLead::kRevealedCard;
-  v.base_table = BaseTable::kCommon;
-  v.multiplier = MultiplierRule::kStarMax;
-  v.multiplier_from = MultiplierFrom::kWinners;
-  v.contribution = ContributionRule::kPlayer;
-  return v;
-}
-
-Variant make_qianbian() {
-  Variant v = make_baibian();
-  v.wild_jokers = WildJokers::kBoth;
-  v.uneven_chain = true;
-  v.uneven_star = UnevenStar::kMax;
-  v.multiplier_from = MultiplierFrom::kAll;
-  v.contribution = ContributionRule::kTeam;
-  return v;
-}
-
-Variant make_qianbian_collect() {
-  Variant v = make_qianbian();
-  v.max_bomb = 12;
-  v.uneven_star = UnevenStar::kMin;
-  v.tianwang = Tianwang::kBottom;
-  v.first_lead = FirstLead::kRandom;
-  v.collect_stars = true;
-  return v;
-}
-
-Variant make_jj() {
-  Variant v = make_baibian();
-  v.base_table = BaseTable::kJJ;
-  v.multiplier = MultiplierRule::kStarProduct;
-  v.multiplier_from = MultiplierFrom::kAll;
-  v.contribution = ContributionRule::kNone;
-  v.partner_visible = true;
-  return v;
+// Every preset's Variant, built once from kPresets (row order: bases first).
+const std::array<Variant, kPresets.size()>& preset_variants() {
+  static const std::array<Variant, kPresets.size()> built = [] {
+    std::array<Variant, kPresets.size()> out{};
+    for (size_t i = 0; i < kPresets.size(); ++i) {
+      const PresetSpec& p = kPresets[i];
+      Variant v = p.base.empty() ? Variant{} : out[preset_index(p.base)];
+      for (const auto& [name, value] : p.overrides)
+        if (!name.empty()) set_param(v, name, value);
+      out[i] = v;
+    }
+    return out;
+  }();
+  return built;
 }
 
 }  // namespace
 
 std::string_view preset_description(std::string_view name) {
-  const std::string n = lower(name);
-  if (n == "classic")
-    return "双扣: no wild cards, bombs ranked by card count, classic base table, multiplier from the "
-           "winners' biggest bomb.";
-  if (n == "baibian")
-    return "百变 / 火拼: big jokers wild, chain bombs, three-king bombs, bombs ranked by stars, bomb "
-           "contribution to the player.";
-  if (n == "qianbian")
-    return "千变: both jokers wild, uneven chain bombs (stars from the largest count), multiplier from all "
-           "bombs, team contribution.";
-  if (n == "qianbian_collect")
-    return "千变 with star collection (docs/rules.md §12): as qianbian, with bombs up to 12 cards, uneven "
-           "stars from the smallest count, heavenly kings lowest, a random first leader and collected stars.";
-  if (n == "jj")
-    return "JJ双扣: big jokers wild, chain bombs, JJ base table, every bomb multiplies the score, partner's "
-           "hand visible (双明).";
-  preset(name);  // throws the unknown-preset error
-  return {};
+  return kPresets[preset_index(name)].description;
 }
 
 std::string_view param_description(std::string_view name) {
@@ -230,21 +266,15 @@ std::string_view param_description(std::string_view name) {
 }
 
 const std::vector<std::string>& preset_names() {
-  static const std::vector<std::string> names = {"classic", "baibian", "qianbian", "qianbian_collect", "jj"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const auto& p : kPresets) n.emplace_back(p.name);
+    return n;
+  }();
   return names;
 }
 
-Variant preset(std::string_view name) {
-  const std::string n = lower(name);
-  if (n == "classic") return make_classic();
-  if (n == "baibian") return make_baibian();
-  if (n == "qianbian") return make_qianbian();
-  if (n == "qianbian_collect") return make_qianbian_collect();
-  if (n == "jj") return make_jj();
-  std::string known;
-  for (const auto& p : preset_names()) known += (known.empty() ? "" : ", ") + p;
-  throw std::invalid_argument("unknown variant preset '" + clip(name, 60) + "' (known: " + known + ")");
-}
+Variant preset(std::string_view name) { return preset_variants()[preset_index(name)]; }
 
 void set_param(Variant& v, std::string_view name, std::string_view value) {
   const ParamSpec* p = find_param(name);

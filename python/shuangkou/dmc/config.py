@@ -125,9 +125,13 @@ class TrainConfig:
         """The settings as a dict of plain values (hidden as a list), as the checkpoint keeps them."""
         return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()}
 
-    def check(self, where: str = "config", lines: dict[str, str] | None = None) -> None:
+    def check(self, where: str = "config", lines: dict[str, str] | None = None) -> _core.Rules:
         """ValueError naming the setting (and `where`, or its place in `lines`) for a value
-        of the wrong type or out of its range, or settings that do not go together."""
+        of the wrong type or out of its range, or settings that do not go together.
+
+        Returns the rule set of `variant`, resolved here once (a preset, or a variant
+        file read by shuangkou.config.load_rules): the learner hands this object to the
+        actors and the evaluations, so the run never resolves the text again."""
         lines = lines or {}
 
         def fail(name: str, message: str) -> ValueError:
@@ -174,7 +178,7 @@ class TrainConfig:
                     f"{self.num_envs} gives {envs} deals to the {opponent or 'self-play'} group (at least 8)",
                 )
         try:
-            _core.Rules(self.variant)
+            return _core.Rules(self.variant)
         except ValueError as e:  # (its message names the preset or file)
             raise fail("variant", clip(str(e), 400)) from None
 

@@ -15,9 +15,11 @@
 // says is the whole rule set, whatever the defaults of `Variant` become.
 //
 // The core reads no YAML text itself: the YAML syntax is PyYAML's, on the
-// Python side (shuangkou.config), which hands over the file's entries as
-// (name, scalar text, line, shape). Everything about their meaning is checked here,
-// so a C++ caller that gathers entries some other way gets the same checks.
+// Python side (shuangkou.config.load_rules), which hands over the file's
+// entries as (name, scalar text, line, shape) to variant_from_entries (bound
+// as shuangkou._core.variant_from_entries). Everything about their meaning is
+// checked here, so a C++ caller that gathers entries some other way gets the
+// same checks.
 #pragma once
 
 #include <string>

@@ -60,10 +60,15 @@ struct Variant {
   bool operator==(const Variant&) const = default;
 };
 
+// The presets come from one table in variant.cc: each row a name, a
+// description, an optional base preset and the parameters it sets (by name,
+// as text, read as set_param reads them). Adding a preset is adding a row.
+//
 // The preset names, in docs/rules.md §13 order: classic baibian qianbian
 // qianbian_collect jj.
 const std::vector<std::string>& preset_names();
-// Throws std::invalid_argument naming the unknown preset and the known ones.
+// A preset by name (any case), built once from its row. Throws
+// std::invalid_argument naming the unknown preset and the known ones.
 Variant preset(std::string_view name);
 
 // Sets one parameter by name from its text value ("true", "8", "stars", ...).
@@ -76,7 +81,8 @@ std::vector<std::pair<std::string, std::string>> params(const Variant& v);
 // The parameter names, and the allowed values of one ("4..12" for max_bomb).
 const std::vector<std::string>& param_names();
 std::string allowed_values(std::string_view name);
-// One line on what a parameter means, and on what makes a preset.
+// One line on what a parameter means, and on what makes a preset (its row's
+// description). Both throw std::invalid_argument for an unknown name.
 std::string_view param_description(std::string_view name);
 std::string_view preset_description(std::string_view name);
 
