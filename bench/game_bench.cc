@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "shuangkou/bots/bots.h"
+#include "shuangkou/bots/bot.h"
 #include "shuangkou/core/game.h"
 #include "shuangkou/core/rng.h"
 

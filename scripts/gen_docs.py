@@ -108,6 +108,27 @@ def params_table() -> str:
     return "\n".join(lines)
 
 
+BOTS_BEGIN, BOTS_END = "<!-- bots:begin (scripts/gen_docs.py) -->", "<!-- bots:end -->"
+BOTS_DOC = ROOT / "docs" / "heuristic.md"
+
+
+def bots_table() -> str:
+    """docs/heuristic.md's table of the built-in bots, from the C++ registry."""
+    lines = [BOTS_BEGIN, "", "| name | argument | what it does |", "| --- | --- | --- |"]
+    for row in sk._core.bot_registry():
+        arg, arg_name = row["argument"], row["argument_name"]
+        form = f"`{row['name']}`" + (f", `{row['name']}:{arg_name}`" if arg != "none" else "")
+        lines.append(f"| {form} | {arg if arg == 'none' else f'{arg}: {arg_name}'} | {row['description']} |")
+    lines += ["", BOTS_END]
+    return "\n".join(lines)
+
+
+def bots_text() -> str:
+    text = BOTS_DOC.read_text(encoding="utf-8")
+    start, end = text.index(BOTS_BEGIN), text.index(BOTS_END) + len(BOTS_END)
+    return text[:start] + bots_table() + text[end:]
+
+
 def readme_text() -> str:
     text = README.read_text(encoding="utf-8")
     start, end = text.index(BEGIN), text.index(END) + len(END)
@@ -115,7 +136,7 @@ def readme_text() -> str:
 
 
 def outputs() -> dict[Path, str]:
-    out = {DOC: render(), README: readme_text()}
+    out = {DOC: render(), README: readme_text(), BOTS_DOC: bots_text()}
     for name in sk.preset_names():
         out[VARIANTS / f"{name}.yaml"] = sk._core.preset_yaml(name)
     return out

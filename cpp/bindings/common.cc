@@ -114,13 +114,6 @@ std::string path_arg(const py::handle& obj, const char* what) {
   return out;
 }
 
-sk::Bot bot_arg(const py::handle& name, const std::string& what) {
-  const std::string text = text_arg(name, what.c_str());
-  if (text.find('\0') != std::string::npos)  // (a C++ message would end at it)
-    throw py::value_error(what + ": a bot name holds no NUL character, got " + shown(name));
-  return sk::parse_bot(text);  // (its errors name the bot: ValueError)
-}
-
 std::vector<py::handle> seat_list(const py::handle& obj, const char* what) {
   if (!(py::isinstance<py::list>(obj) || py::isinstance<py::tuple>(obj)) || py::len(obj) != sk::kNumSeats)
     throw py::value_error(std::string(what) + ": one entry per seat (a list of " +
@@ -258,24 +251,26 @@ sk::CardCounts to_counts(const py::handle& obj, const char* what) {
                         std::string(py::str(py::type::of(obj))));
 }
 
-// A preset, or the config file at a path: its YAML is read by
-// shuangkou.config (PyYAML), its entries checked by the core.
-sk::Variant resolve(const std::string& preset_or_path) {
-  if (sk::is_variant_path(preset_or_path)) {
-    const py::object entries = py::module_::import("shuangkou.config").attr("read_entries")(preset_or_path);
-    std::vector<sk::ConfigEntry> out;
-    for (const auto& e : entries) {
-      const auto t = e.cast<py::tuple>();
-      out.push_back({text_arg(t[0], "config key"), text_arg(t[1], "config value"), t[2].cast<int>(),
-                     text_arg(t[3], "shape")});
-    }
-    return sk::variant_from_entries(out, preset_or_path);
-  }
+// The rule set of the variant config file at `path`. The one place a binding
+// calls back into Python: the core reads no YAML, so a bound constructor given
+// a path (Rules, Game, Match, VectorEnv, selfplay, the envs) hands it to
+// shuangkou.config.load_rules, which reads the file (PyYAML) and builds the
+// rules from its entries (the bound variant_from_entries). Python code that
+// holds a path calls load_rules itself, with no round trip.
+sk::Rules rules_from_file(const std::string& path) {
+  const py::object rules = py::module_::import("shuangkou.config").attr("load_rules")(path);
+  if (!py::isinstance<PyRules>(rules))
+    throw std::runtime_error("shuangkou.config.load_rules returned " + shown(rules) + ", not a Rules");
+  return rules.cast<const PyRules&>().rules();
+}
+
+// A preset by name; the error also says how a file path is told apart.
+sk::Variant preset_arg(const std::string& name) {
   try {
-    return sk::preset(preset_or_path);
+    return sk::preset(name);
   } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(std::string(e.what()) +
-                                "; a variant file path must end in .yaml or .yml or contain a '/'");
+    throw py::value_error(std::string(e.what()) +
+                          "; a variant file path must end in .yaml or .yml or contain a '/'");
   }
 }
 
@@ -315,13 +310,12 @@ sk::Rules make_rules(const py::handle& variant, const py::kwargs& overrides) {
     return with_overrides(given.name(), given.variant(), overrides);
   }
   const std::string preset_or_path = variant_text(variant);
-  sk::Variant v;
-  try {
-    v = resolve(preset_or_path);
-  } catch (const std::invalid_argument& e) {
-    throw py::value_error(e.what());
+  if (sk::is_variant_path(preset_or_path)) {
+    sk::Rules from_file = rules_from_file(preset_or_path);  // (named by the path)
+    if (overrides.empty()) return from_file;
+    return with_overrides(from_file.name(), from_file.variant(), overrides);
   }
-  return with_overrides(preset_or_path, v, overrides);
+  return with_overrides(preset_or_path, preset_arg(preset_or_path), overrides);
 }
 
 sk::Variant make_variant(const py::handle& variant, const py::kwargs& overrides, std::string* label) {

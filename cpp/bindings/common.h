@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "shuangkou/bots/bots.h"
+#include "shuangkou/bots/bot.h"
 #include "shuangkou/core/cancel.h"
 #include "shuangkou/core/cards.h"
 #include "shuangkou/core/game.h"
@@ -55,12 +55,18 @@ std::string text_arg(const py::handle& obj, const char* what);
 // ValueError naming `what` otherwise (a lone surrogate that is no undecodable
 // byte, a NUL character, another type).
 std::string path_arg(const py::handle& obj, const char* what);
-// A built-in bot from its name (text_arg + parse_bot); ValueError naming
-// `what` for text that is not text, or naming the bot for an unknown one.
-sk::Bot bot_arg(const py::handle& name, const std::string& what);
-// Whether a seat's bot is a search bot: calls playing it take seconds a move,
-// so they run interruptibly (run_released).
-inline bool is_search(const std::optional<sk::Bot>& bot) { return bot && bot->kind == sk::BotKind::kSearch; }
+// A bot argument: a shuangkou.Bot (its bot, shared) or a bot's name
+// (text_arg + make_bot); ValueError naming `what` for anything else, or
+// naming the bot for an unknown one (bindings/bots/bots.cc).
+sk::BotPtr bot_arg(const py::handle& obj, const std::string& what);
+// Whether any of `bots` is slow (search): calls playing it take seconds a
+// move, so they run interruptibly (run_released).
+template <class Bots>
+bool any_slow(const Bots& bots) {
+  for (const sk::BotPtr& b : bots)
+    if (b && b->slow()) return true;
+  return false;
+}
 // One entry per seat: a list or tuple of four; ValueError naming `what` otherwise.
 std::vector<py::handle> seat_list(const py::handle& obj, const char* what);
 // Cards from a card string or a sequence of card tokens; ValueError naming
@@ -71,7 +77,9 @@ sk::CardCounts to_counts(const py::handle& obj, const char* what);
 sk::Variant make_variant(const py::handle& variant, const py::kwargs& overrides, std::string* label);
 // The rule set of a variant argument (a preset name, a YAML path or a Rules)
 // with keyword overrides, resolved once; a Rules without overrides is
-// returned as it is, sharing its action catalogue.
+// returned as it is, sharing its action catalogue. A path is read by
+// shuangkou.config.load_rules (the bindings' one call back into Python: the
+// core reads no YAML).
 sk::Rules make_rules(const py::handle& variant, const py::kwargs& overrides);
 // The text of a variant argument: a str or an os.PathLike; ValueError otherwise.
 std::string variant_text(const py::handle& variant);
@@ -150,5 +158,6 @@ void bind_game(py::module_& m);
 void bind_selfplay(py::module_& m);
 void bind_envs(py::module_& m);
 void bind_qnet(py::module_& m);
+void bind_bots(py::module_& m);
 
 }  // namespace shuangkou_py

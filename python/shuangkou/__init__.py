@@ -29,7 +29,7 @@ from ._core import set_builtin_model as _set_builtin_model  # noqa: E402
 
 # The built-in agent "dmc": the baibian weights shipped in shuangkou/models (docs/dmc_model.md).
 _set_builtin_model(_os.path.join(_os.path.dirname(__file__), "models", "dmc_baibian.safetensors"))
-from .agents import Agent, Decisions  # noqa: E402
+from .agents import Agent, Bot, Decisions  # noqa: E402
 from .arena import arena  # noqa: E402
 from .envs.actions import action_to_play, num_actions, play_to_action  # noqa: E402
 from .selfplay import SelfPlayResult, selfplay  # noqa: E402
@@ -37,6 +37,7 @@ from .vector import VectorEnv  # noqa: E402
 
 __all__ = [
     "Agent",
+    "Bot",
     "Decisions",
     "arena",
     "MAX_MOVES",

@@ -305,8 +305,8 @@ class DmcActors(metaclass=_pybind11_type):
         reward: str = "win",
         epsilon: float = 0.01,
         deals: int = -1,
-        opponent: str | None = None,
-        teacher: str | None = None,
+        opponent: str | Bot | None = None,
+        teacher: str | Bot | None = None,
         teacher_prob: float = 0.0,
     ) -> None: ...
     def set_network(self, net: QNet, version: int) -> None: ...
@@ -341,7 +341,7 @@ class VectorEnvCore(metaclass=_pybind11_type):
         num_envs: int,
         seed: int,
         threads: int,
-        bots: Sequence[str | None],
+        bots: Sequence[str | Bot | None],
         reward: str,
         dense_mask: bool,
         deals: int = -1,
@@ -396,9 +396,43 @@ def param_table() -> list[_ParamRow]: ...
 def preset_description(name: str) -> str: ...
 def preset_yaml(name: str) -> str: ...
 def variant_to_yaml(rules: Rules) -> str: ...
+def variant_from_entries(
+    entries: Sequence[tuple[str, str, int] | tuple[str, str, int, str]], source: str | os.PathLike[str]
+) -> Rules:
+    """The rule set a variant config file describes, from its (name, value text, line[, shape]) entries
+    (shuangkou.config.read_entries), named `source`; ValueError starting with source:line otherwise."""
+
+class _BotRow(TypedDict):
+    name: str
+    argument: str
+    argument_name: str
+    description: str
+
+class Bot(metaclass=_pybind11_type):
+    """A built-in bot, made once and played in C++ (docs/heuristic.md): Bot('heuristic'),
+    Bot('search:400'), Bot('dmc:PATH'), or Bot.dmc(qnet) for a network in memory."""
+
+    def __init__(self, name: str | Bot) -> None: ...
+    @staticmethod
+    def dmc(qnet: QNet, name: str = "qnet") -> Bot:
+        """The dmc bot playing a copy of `qnet` as it is now, labelled `name`."""
+    @property
+    def name(self) -> str: ...
+    @property
+    def slow(self) -> bool: ...
+    def step(self, game: Game, seed: int | None = None) -> int:
+        """The legal action id the bot plays for the player to act in `game`."""
+    def __copy__(self) -> Bot: ...
+    def __deepcopy__(self, memo: dict[int, object]) -> Bot: ...
+    def __getstate__(self) -> tuple[str]: ...
+    def __setstate__(self, state: tuple[str]) -> None: ...
+
+def bot_registry() -> list[_BotRow]:
+    """The built-in bots, one dict a row, in the order help texts list them."""
+
 def bot_names() -> list[str]: ...
-def bot_label(name: str) -> str:
-    """The canonical name of a built-in bot ('heuristic', 'search:400'); ValueError naming an unknown bot or a bad budget."""
+def bot_label(name: str | Bot) -> str:
+    """The canonical name of a bot ('heuristic', 'search:400'); ValueError naming an unknown bot or a bad argument."""
 
 def set_builtin_model(path: str | os.PathLike[str]) -> None:
     """The model file the bot 'dmc' (without a path) plays; the package registers the weights it ships."""
@@ -416,7 +450,7 @@ def encode_moves(plays: Sequence[Play | None]) -> numpy.typing.NDArray[numpy.flo
 def run_selfplay(
     variant: _Variant,
     games: int,
-    agents: Sequence[str],
+    agents: Sequence[str | Bot],
     threads: int = 0,
     seed: int = 0,
     replays: int = 0,

@@ -3,7 +3,8 @@
 Wherever an agent is taken (`selfplay`, `arena`, the Gymnasium env's `opponents`,
 the CLI's `--agents`) it may be
 
-- a built-in bot name, played inside C++: "random", "simple", "greedy",
+- a built-in bot, played inside C++: a `Bot` object (``Bot("search:400")``,
+  ``Bot.dmc(qnet)`` for a network in memory) or its name: "random", "simple", "greedy",
   "heuristic", "search" or "search:ROLLOUTS" (see docs/heuristic.md), or
   "dmc:MODEL" for a trained Q network's model file (docs/model_format.md), "dmc" for the
   network the package ships (docs/dmc_model.md);
@@ -17,6 +18,10 @@ the CLI's `--agents`) it may be
 
 Every call holds the decisions of one step of a batch of deals, all seats that the
 agent plays together.
+
+`resolve_agent` turns each form into one object, once: a name into a `Bot` (a model
+file is read there, and only there), "module:callable" into what it names, labelled by
+the text given. Runners then pass those objects on.
 """
 
 from __future__ import annotations
@@ -31,12 +36,16 @@ import numpy as np
 from . import _core
 from .errors import clip
 
+Bot = _core.Bot
+
 __all__ = [
     "Agent",
     "AgentError",
     "AgentLike",
+    "Bot",
     "Decisions",
     "agent_label",
+    "is_bot",
     "reset_agent",
     "resolve_agent",
     "seat_labels",
@@ -62,7 +71,7 @@ class Decisions:
 
     obs: float32 [B, obs_size] (docs/observation.md); mask: int8 [B, num_actions];
     seats: int64 [B], the seat deciding in each row; legal_ids: B int32 arrays, the
-    legal action ids of each row (the pass, id 0, last where legal); legal_features:
+    legal action ids of each row (ascending: the pass, id 0, first where legal); legal_features:
     B float32 arrays [k, move_feature_size], one row per legal id (Rules.move_features's
     layout); rules: the `Rules` played.
     """
@@ -103,18 +112,47 @@ class Agent:
         raise NotImplementedError(f"{type(self).__name__} must implement act(decisions)")
 
 
-AgentLike = Union[str, Agent, Callable[[np.ndarray, np.ndarray, np.ndarray], Any]]
+AgentLike = Union[str, _core.Bot, Agent, Callable[[np.ndarray, np.ndarray, np.ndarray], Any]]
+
+
+def bot_forms() -> str:
+    """The built-in bots as names are written, from the registry: "random, simple, greedy,
+    heuristic, search[:ROLLOUTS], dmc[:PATH]" (help texts and errors list them so)."""
+    forms = []
+    for row in _core.bot_registry():
+        arg = row["argument_name"]
+        forms.append(row["name"] + {"none": "", "optional": f"[:{arg}]", "required": f":{arg}"}[row["argument"]])
+    return ", ".join(forms)
+
+
+def is_bot(agent: Any) -> bool:
+    """Whether `agent` (resolved) is a built-in bot, played inside C++."""
+    return isinstance(agent, _core.Bot)
+
+
+class _Typed:
+    """A callable found by "module:callable", labelled by that text (two modules'
+    ``agent`` functions are then told apart in reports)."""
+
+    def __init__(self, fn: Callable[..., Any], label: str) -> None:
+        self.fn = fn
+        self.__name__ = label
+
+    def __call__(self, obs: np.ndarray, mask: np.ndarray, seats: np.ndarray) -> Any:
+        return self.fn(obs, mask, seats)
 
 
 def resolve_agent(spec: AgentLike) -> AgentLike:
-    """A built-in bot's canonical name, or the callable / `Agent` to call.
+    """The object an agent entry stands for: a `Bot` for a bot or a bot's name, or the
+    callable / `Agent` to call ("module:callable" imported, labelled by that text).
 
     Raises ValueError naming the problem: an unknown bot, a bad search budget, a
-    class given where an instance is needed, a ``module:callable`` that does not
-    import, is not callable or cannot be instantiated."""
+    model file that cannot be read, a class given where an instance is needed, a
+    ``module:callable`` that does not import, is not callable or cannot be
+    instantiated."""
     if isinstance(spec, type):
         raise ValueError(f"agent {spec.__name__} is a class: give an instance, {spec.__name__}()")
-    if isinstance(spec, Agent) or (callable(spec) and not isinstance(spec, str)):
+    if is_bot(spec) or isinstance(spec, Agent) or (callable(spec) and not isinstance(spec, str)):
         return spec
     if not isinstance(spec, str):
         raise ValueError(
@@ -123,11 +161,11 @@ def resolve_agent(spec: AgentLike) -> AgentLike:
     name = spec.strip()
     base, colon, rest = name.partition(":")
     if base in _core.bot_names():
-        return _core.bot_label(name)  # ValueError naming a bad budget
+        return _core.Bot(name)  # ValueError naming a bad argument or model file
     if not colon:
         raise ValueError(
-            f"unknown agent '{name}': built-in bots are {', '.join(_core.bot_names())} (search:ROLLOUTS sets the "
-            "search budget); or give module:callable, a callable or a shuangkou.Agent"
+            f"unknown agent '{name}': built-in bots are {bot_forms()}; "
+            "or give module:callable, a callable or a shuangkou.Agent"
         )
     if not base or not rest:
         raise ValueError(f"agent '{name}': module:callable needs both a module and a name in it")
@@ -155,7 +193,13 @@ def resolve_agent(spec: AgentLike) -> AgentLike:
             raise ValueError(f"agent '{name}': {rest}() could not be created without arguments ({e})") from e
     if not (isinstance(obj, Agent) or callable(obj)):
         raise ValueError(f"agent '{name}': {rest} is a {type(obj).__name__}, not a callable or a shuangkou.Agent")
-    return obj
+    if is_bot(obj):
+        return obj
+    if isinstance(obj, Agent):
+        if obj.name is None:
+            obj.name = name  # (an instance made here, or a module's own: labelled as typed)
+        return obj
+    return _Typed(obj, name)
 
 
 def _describe(e: BaseException) -> str:
@@ -169,10 +213,13 @@ MAX_LABEL = 100  # characters of an agent's name
 
 def agent_label(agent: AgentLike) -> str:
     """The name reports use: a bot's name, an Agent's ``name`` or class name, a function's
-    name. ValueError for a name that is not a non-empty string of at most `MAX_LABEL`
-    printable characters (a name goes into tables, CSV files and plot titles)."""
+    name, the text of a "module:callable". ValueError for a name that is not a non-empty
+    string of at most `MAX_LABEL` printable characters (a name goes into tables, CSV files
+    and plot titles)."""
     if isinstance(agent, str):
         return agent
+    if is_bot(agent):
+        return agent.name
     try:
         if isinstance(agent, Agent):
             name = agent.name if agent.name is not None else type(agent).__name__
@@ -194,11 +241,11 @@ def unique_labels(agents: list[AgentLike]) -> list[str]:
     """One label per entry of `agents`, no two alike: built-in bots keep their names,
     and a label already given gets #2, #3, ... (so two different callables that share a
     ``__name__`` are told apart, and so is the same bot entered twice)."""
-    taken = {a for a in agents if isinstance(a, str)}
+    taken = {agent_label(a) for a in agents if _named(a)}
     labels: list[str] = []
     for a in agents:
         label = agent_label(a)
-        if label in labels or (not isinstance(a, str) and label in taken):
+        if label in labels or (not _named(a) and label in taken):
             k = 2
             while f"{label}#{k}" in labels or f"{label}#{k}" in taken:
                 k += 1
@@ -212,10 +259,20 @@ def seat_labels(agents: list[AgentLike]) -> list[str]:
     the same bot name) has one label; different agents never share one."""
     distinct: list[AgentLike] = []
     for a in agents:
-        if not any(b is a or (isinstance(a, str) and a == b) for b in distinct):
+        if not any(_same(a, b) for b in distinct):
             distinct.append(a)
     labels = unique_labels(distinct)
-    return [next(lb for b, lb in zip(distinct, labels) if b is a or (isinstance(a, str) and a == b)) for a in agents]
+    return [next(lb for b, lb in zip(distinct, labels) if _same(a, b)) for a in agents]
+
+
+def _named(agent: AgentLike) -> bool:
+    """A bot or a bot's name: labelled by its name, which no other agent may take."""
+    return isinstance(agent, str) or is_bot(agent)
+
+
+def _same(a: AgentLike, b: AgentLike) -> bool:
+    """One agent: the same object, or bots (or names) of one name."""
+    return a is b or (_named(a) and _named(b) and agent_label(a) == agent_label(b))
 
 
 def reset_agent(agent: AgentLike, rules: _core.Rules, who: str) -> None:

@@ -28,8 +28,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import shutil
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -95,6 +93,8 @@ def arena_rules(variant: Any, **overrides: Any) -> _core.Rules:
     for a bad variant or parameter, or another team formation."""
     if str(overrides.get("team_formation", "fixed")) != "fixed":
         raise ValueError("the arena plays team_formation fixed (duplicate deals need seats that never move)")
+    if isinstance(variant, _core.Rules) and not overrides and variant.params["team_formation"] == "fixed":
+        return variant  # (as it is: a learner evaluating many times builds its rules once)
     return _core.Rules(variant, **{**overrides, "team_formation": "fixed"})
 
 
@@ -205,28 +205,11 @@ def arena(
         raise ValueError(f"progress: a callable progress(done, total) or None, got {type(progress).__name__}")
     pairs_ix = [(i, j) for i in range(len(resolved)) for j in range(i + 1, len(resolved))]
     check_arena_memory(n, len(resolved))
-    with tempfile.TemporaryDirectory(prefix="shuangkou-arena-") as frozen:
-        players = _frozen_models(resolved, frozen)
-        return _play_round_robin(
-            variant, rules, players, labels, pairs_ix, n, base_seed, eval_set, threads, batch, progress
-        )
-
-
-def _frozen_models(agents: list[AgentLike], folder: str) -> list[AgentLike]:
-    """The agents to play: a `dmc:PATH` agent plays a copy of its model file made now, so
-    every pair and both halves of each play one network even if the file is rewritten
-    meanwhile (a training run that keeps writing the model it evaluates)."""
-    out: list[AgentLike] = []
-    for k, a in enumerate(agents):
-        if isinstance(a, str) and a.startswith("dmc:"):
-            copy = os.path.join(folder, f"model-{k}.safetensors")
-            try:
-                shutil.copyfile(a[len("dmc:") :], copy)
-            except OSError as e:
-                raise ValueError(f"agent '{a}': cannot read its model file ({e.strerror or e})") from None
-            a = f"dmc:{copy}"
-        out.append(a)
-    return out
+    # (a dmc:PATH agent's network was read once, by resolve_agent: every pair and both
+    # halves play it even if the file is rewritten meanwhile, as a training run does)
+    return _play_round_robin(
+        variant, rules, resolved, labels, pairs_ix, n, base_seed, eval_set, threads, batch, progress
+    )
 
 
 def _play_round_robin(

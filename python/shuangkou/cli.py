@@ -15,7 +15,7 @@ from typing import Any
 
 from . import __version__, _core
 from ._core import Rules, parse_cards, preset_names
-from .agents import AgentError
+from .agents import AgentError, bot_forms
 from .outputs import output_file, prepare_out
 
 SAMPLE_HAND = "3 3 4 5 5 6 6 7 7 7 8 8 9 T T J Q Q K A A 2 2 2 2 SJ BJ"
@@ -229,8 +229,8 @@ def _add_selfplay(sub: Any) -> None:
     sp.add_argument(
         "--agents",
         default="random",
-        help="agents: built-in bots (" + ", ".join(_core.bot_names()) + "; search:ROLLOUTS sets the search "
-        "budget) or module:callable; one for every seat, two comma-separated for seats 0+2 and 1+3, or four, "
+        help="agents: built-in bots (" + bot_forms() + "; docs/heuristic.md) "
+        "or module:callable; one for every seat, two comma-separated for seats 0+2 and 1+3, or four, "
         "one per seat",
     )
     sp.add_argument("--seed", type=int, default=1, help="base seed")
@@ -258,8 +258,8 @@ def _add_arena(sub: Any) -> None:
     ar.add_argument(
         "--agents",
         default="heuristic,greedy,random",
-        help="two or more comma-separated agents: built-in bots (" + ", ".join(_core.bot_names()) + "; "
-        "search:ROLLOUTS sets the search budget, dmc:MODEL plays a model file, dmc the shipped baibian network) or "
+        help="two or more comma-separated agents: built-in bots (" + bot_forms() + "; search:ROLLOUTS sets "
+        "the search budget, dmc:PATH plays a model file, dmc the shipped baibian network) or "
         "module:callable (a batched "
         "callable or a shuangkou.Agent class, imported from the current folder or the Python path)",
     )

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import _core
 from ._args import int_arg
-from .agents import Agent, AgentLike, decide, reset_agent, resolve_agent, seat_labels
+from .agents import Agent, AgentLike, decide, is_bot, reset_agent, resolve_agent, seat_labels
 from .memory import check_memory
 from .replays import ReplayWriter
 
@@ -46,7 +46,7 @@ def seat_agents(agents: AgentLike | Sequence[AgentLike]) -> list[AgentLike]:
     list or a comma-separated string. Each entry is an agent as `shuangkou.agents`
     describes: a built-in bot name ("search:400" with a budget), a batched callable
     `agent(obs, mask, seats) -> action ids`, a `shuangkou.Agent`, or "module:callable"."""
-    if isinstance(agents, Agent) or (callable(agents) and not isinstance(agents, str)):
+    if is_bot(agents) or isinstance(agents, Agent) or (callable(agents) and not isinstance(agents, str)):
         names: list[AgentLike] = [agents]
     elif isinstance(agents, Mapping):
         raise ValueError(f"agents: a name, a callable, an Agent or a list of them, got a {type(agents).__name__}")
@@ -121,7 +121,7 @@ def selfplay(
         return answer is None or bool(answer)  # False (numpy's too) stops; None goes on
 
     start = time.perf_counter()
-    if all(isinstance(a, str) for a in names):
+    if all(is_bot(a) for a in names):
         writer = ReplayWriter(replay_path) if replays_n else None
         try:
             arrays = _core.run_selfplay(
@@ -171,7 +171,7 @@ def _replay_count(replays: Any, replay_path: Any, games: int, agents: list[Agent
         raise ValueError("replay_path given but replays is 0: ask for replays=N or 'all', or leave replay_path out")
     if replay_path is not None and not isinstance(replay_path, (str, os.PathLike)):
         raise ValueError(f"replay_path: a file name, got {type(replay_path).__name__} {replay_path!r}")
-    if count and not all(isinstance(a, str) for a in agents):
+    if count and not all(is_bot(a) for a in agents):
         raise ValueError("replays are recorded for built-in agents only")
     return count
 
@@ -187,11 +187,11 @@ def _selfplay_batched(
 ) -> dict[str, np.ndarray]:
     """Self-play with callables: a vector env whose callable seats are external, playing
     deals 0..games-1 of `seed`; the result arrays are in deal order."""
-    bots = [a if isinstance(a, str) else None for a in agents]
+    bots = [a if is_bot(a) else None for a in agents]
     # Each external agent is called once a step with the decisions of all its seats.
     external: list[tuple[AgentLike, list[int]]] = []
     for seat, a in enumerate(agents):
-        if isinstance(a, str):
+        if is_bot(a):
             continue
         for entry in external:
             if entry[0] is a:

@@ -22,7 +22,8 @@ where info["_final_obs"][j]). truncations are always False (a deal always ends).
 Observations, masks, rewards and flags are numpy views of C++ buffers (no copy): they are
 overwritten by the next step, so copy what you keep. info also holds DouZero-style
 legal-move features: rows legal_offsets[j]:legal_offsets[j+1] of legal_ids /
-legal_features belong to env j (the pass, when legal, is the last row).
+legal_features belong to env j, ids ascending (the pass, id 0, first where legal; the
+order Game.legal_action_ids has).
 
 One thread at a time: a second thread's step() or reset() while one runs raises
 RuntimeError (docs/errors.md).
@@ -54,18 +55,22 @@ def _seat_bots(opponents: str | Sequence[str | None] | Mapping[int, str] | None)
     if opponents is None:
         return [None] * 4
     if isinstance(opponents, Mapping):
-        bots: list[str | None] = [None] * 4
+        bots: list[str | _core.Bot | None] = [None] * 4
         for seat, name in opponents.items():
             if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or seat not in range(4):
                 raise ValueError(f"opponents: seats are the integers 0..3, got {seat!r}")
             bots[int(seat)] = _bot_name(name, f"opponents[{int(seat)}]")
         return bots
     if isinstance(opponents, str) or not isinstance(opponents, Sequence) or len(opponents) != 4:
-        raise ValueError("opponents: a list of 4 entries (a built-in bot name or None per seat) or a {seat: name} dict")
+        raise ValueError(
+            "opponents: a list of 4 entries (a built-in bot, its name, or None per seat) or a {seat: name} dict"
+        )
     return [None if name is None else _bot_name(name, f"opponents[{seat}]") for seat, name in enumerate(opponents)]
 
 
-def _bot_name(name: Any, what: str) -> str:
+def _bot_name(name: Any, what: str) -> str | _core.Bot:
+    if isinstance(name, _core.Bot):
+        return name
     if not isinstance(name, str):
         raise ValueError(
             f"{what}: VectorEnv seats are played by built-in bots (a name such as 'heuristic'), got "

@@ -1,11 +1,10 @@
 // The built-in bots: legal, deterministic, blind to what their seat cannot
 // see, and doing what docs/heuristic.md says they do.
-#include "shuangkou/bots/bots.h"
-
 #include <gtest/gtest.h>
 
 #include <random>
 
+#include "shuangkou/bots/bot.h"
 #include "shuangkou/bots/hand_value.h"
 #include "shuangkou/rl/encode.h"
 #include "shuangkou/rl/selfplay.h"
@@ -14,23 +13,23 @@
 namespace shuangkou {
 namespace {
 
-const std::vector<Bot>& all_bots() {
-  static const std::vector<Bot> bots = {Bot{BotKind::kRandom}, Bot{BotKind::kSimple}, Bot{BotKind::kGreedy},
-                                        Bot{BotKind::kHeuristic}, Bot{BotKind::kSearch, 16}};
+const std::vector<BotPtr>& all_bots() {
+  static const std::vector<BotPtr> bots = {make_bot("random"), make_bot("simple"), make_bot("greedy"),
+                                           make_bot("heuristic"), make_bot("search:16")};
   return bots;
 }
 
 // Plays a deal with `bots` by seat, checking every action with GameState::check
 // (the bots' plays go through the checked path), and calls `visit` before each.
 template <typename Visit>
-GameState play_checked(const Variant& v, uint64_t seed, const std::array<Bot, 4>& bots, Visit visit) {
+GameState play_checked(const Variant& v, uint64_t seed, const std::array<BotPtr, 4>& bots, Visit visit) {
   GameState s = GameState::deal(v, seed);
   SplitMix64 rng(agent_seed(seed));
   MoveList scratch;
   while (!s.is_over()) {
-    const Play a = choose_action(bots[s.current_player()], v, s, {}, scratch, rng);
+    const Play a = choose_action(*bots[s.current_player()], v, s, {}, scratch, rng);
     visit(s, a);
-    EXPECT_EQ(s.check(v, a), "") << bot_label(bots[s.current_player()]);
+    EXPECT_EQ(s.check(v, a), "") << bots[s.current_player()]->label();
     s.apply(v, a);
   }
   return s;
@@ -39,22 +38,20 @@ GameState play_checked(const Variant& v, uint64_t seed, const std::array<Bot, 4>
 TEST(Bots, EveryBotPlaysOnlyLegalMovesInEveryPreset) {
   for (const auto& name : preset_names()) {
     const Variant v = preset(name);
-    for (const Bot& bot : all_bots()) {
-      const int deals = bot.kind == BotKind::kSearch ? 3 : 40;
+    for (const BotPtr& bot : all_bots()) {
+      const int deals = bot->slow() ? 3 : 40;
       for (int d = 0; d < deals; ++d) {
         const GameState end = play_checked(v, derive_seed(11, d), {bot, bot, bot, bot}, [](auto&, auto&) {});
-        EXPECT_TRUE(end.is_over()) << name << " " << bot_label(bot);
+        EXPECT_TRUE(end.is_over()) << name << " " << bot->label();
       }
     }
   }
 }
 
-Bot random_dmc(uint64_t seed) {
-  Bot bot(BotKind::kDmc);
-  bot.model = "random weights";
-  bot.net =
-      std::make_shared<const QNet>(testing::random_qnet({observation_size(), kMoveFeatureSize, {16}}, seed));
-  return bot;
+BotPtr random_dmc(uint64_t seed) {
+  return make_dmc_bot(
+      std::make_shared<const QNet>(testing::random_qnet({observation_size(), kMoveFeatureSize, {16}}, seed)),
+      "random weights");
 }
 
 TEST(Bots, DmcPlaysLegallyAndReadsTheRecentActions) {
@@ -63,8 +60,8 @@ TEST(Bots, DmcPlaysLegallyAndReadsTheRecentActions) {
     SelfPlayOptions o;
     o.variant = preset(name);
     o.games = 20;
-    const Bot dmc = random_dmc(1);
-    o.agents = {dmc, Bot{BotKind::kGreedy}, dmc, Bot{BotKind::kGreedy}};
+    const BotPtr dmc = random_dmc(1);
+    o.agents = {dmc, make_bot("greedy"), dmc, make_bot("greedy")};
     std::vector<DealResult> a, b;
     run_selfplay(o, a);
     o.threads = 1;
@@ -73,7 +70,7 @@ TEST(Bots, DmcPlaysLegallyAndReadsTheRecentActions) {
   }
   // The recent actions are part of its input: with and without them it may choose differently.
   const Variant v = preset("baibian");
-  const Bot dmc = random_dmc(2);
+  const BotPtr dmc = random_dmc(2);
   int differ = 0;
   for (int d = 0; d < 20; ++d) {
     GameState s = GameState::deal(v, derive_seed(2, d));
@@ -81,8 +78,8 @@ TEST(Bots, DmcPlaysLegallyAndReadsTheRecentActions) {
     MoveList scratch;
     SplitMix64 rng(1);
     while (!s.is_over()) {
-      const Play with = choose_action(dmc, v, s, recent.view(), scratch, rng);
-      const Play without = choose_action(dmc, v, s, {}, scratch, rng);
+      const Play with = choose_action(*dmc, v, s, recent.view(), scratch, rng);
+      const Play without = choose_action(*dmc, v, s, {}, scratch, rng);
       differ += !(with == without);
       EXPECT_EQ(s.check(v, with), "");
       recent.push(s.current_player(), with);
@@ -94,40 +91,18 @@ TEST(Bots, DmcPlaysLegallyAndReadsTheRecentActions) {
 
 TEST(Bots, DeterministicGivenTheDealSeed) {
   const Variant v = preset("baibian");
-  for (const Bot& bot : all_bots()) {
-    const std::array<Bot, 4> seats{bot, Bot{BotKind::kGreedy}, bot, Bot{BotKind::kRandom}};
+  for (const BotPtr& bot : all_bots()) {
+    const std::array<BotPtr, 4> seats{bot, make_bot("greedy"), bot, make_bot("random")};
     for (int d = 0; d < 3; ++d) {
       std::vector<Play> first, second;
       play_checked(v, derive_seed(5, d), seats, [&](auto&, const Play& a) { first.push_back(a); });
       play_checked(v, derive_seed(5, d), seats, [&](auto&, const Play& a) { second.push_back(a); });
-      EXPECT_EQ(first, second) << bot_label(bot);
+      EXPECT_EQ(first, second) << bot->label();
     }
   }
 }
 
-// Deals the cards the player to act cannot see anew among the seats that may
-// hold them, keeping every seat's count: the player's information set.
-GameState same_information(const Variant& v, const GameState& s, std::mt19937_64& rng) {
-  const int seat = s.current_player();
-  std::vector<int> pool;
-  std::vector<int> hidden;
-  for (int i = 0; i < kNumSeats; ++i) {
-    if (i == seat || (v.partner_visible && i == partner_of(seat))) continue;
-    hidden.push_back(i);
-    for (int r = 0; r < kNumRanks; ++r)
-      for (int k = 0; k < s.hand(i).count(r); ++k) pool.push_back(r);
-  }
-  std::shuffle(pool.begin(), pool.end(), rng);
-  std::array<CardCounts, kNumSeats> hands;
-  for (int i = 0; i < kNumSeats; ++i) hands[i] = s.hand(i);
-  size_t next = 0;
-  for (int i : hidden) {
-    CardCounts h;
-    for (int k = 0; k < s.hand(i).size(); ++k) h.add(pool[next++]);
-    hands[i] = h;
-  }
-  return s.redealt(hands);
-}
+using testing::same_information;  // (test_util.h)
 
 TEST(Bots, DecideFromWhatTheirSeatMayKnowOnly) {
   std::mt19937_64 rng(3);
@@ -135,17 +110,17 @@ TEST(Bots, DecideFromWhatTheirSeatMayKnowOnly) {
     const Variant v = preset(name);
     int compared = 0;
     for (int d = 0; d < 30; ++d) {
-      const std::array<Bot, 4> heuristic{Bot{BotKind::kHeuristic}, Bot{BotKind::kHeuristic},
-                                         Bot{BotKind::kHeuristic}, Bot{BotKind::kHeuristic}};
+      const std::array<BotPtr, 4> heuristic{make_bot("heuristic"), make_bot("heuristic"),
+                                            make_bot("heuristic"), make_bot("heuristic")};
       play_checked(v, derive_seed(9, d), heuristic, [&](const GameState& s, const Play& a) {
         MoveList scratch;
-        for (const Bot& bot : {Bot{BotKind::kSimple}, Bot{BotKind::kGreedy}, Bot{BotKind::kHeuristic},
-                               Bot{BotKind::kSearch, 8}}) {
-          if (bot.kind == BotKind::kSearch && s.num_actions() % 17 != 0) continue;  // (slow: a sample)
+        for (const BotPtr& bot :
+             {make_bot("simple"), make_bot("greedy"), make_bot("heuristic"), make_bot("search:8")}) {
+          if (bot->slow() && s.num_actions() % 17 != 0) continue;  // (slow: a sample)
           SplitMix64 r1(42), r2(42);
-          const Play here = choose_action(bot, v, s, {}, scratch, r1);
-          const Play there = choose_action(bot, v, same_information(v, s, rng), {}, scratch, r2);
-          EXPECT_EQ(here, there) << name << " " << bot_label(bot);
+          const Play here = choose_action(*bot, v, s, {}, scratch, r1);
+          const Play there = choose_action(*bot, v, same_information(v, s, rng), {}, scratch, r2);
+          EXPECT_EQ(here, there) << name << " " << bot->label();
           ++compared;
         }
         (void)a;
@@ -165,10 +140,10 @@ GameState following(const Variant& v, const std::array<const char*, 4>& hands, i
   return s;
 }
 
-Play act(BotKind kind, const Variant& v, const GameState& s) {
+Play act(std::string_view name, const Variant& v, const GameState& s) {
   MoveList scratch;
   SplitMix64 rng(1);
-  return choose_action(Bot{kind}, v, s, {}, scratch, rng);
+  return choose_action(*make_bot(name), v, s, {}, scratch, rng);
 }
 
 TEST(Bots, GreedyFollowsWithTheWeakestPlayThatBeatsAndBombsOnlyToStopAnOpponent) {
@@ -176,24 +151,24 @@ TEST(Bots, GreedyFollowsWithTheWeakestPlayThatBeatsAndBombsOnlyToStopAnOpponent)
   // Seat 3 (an opponent) led a 5 with many cards left: greedy beats it with its 6.
   GameState s =
       following(v, {"6 9 K 4 4 4 4", "3 3 3 3 3 3 3 3 5", "8 8 8 8 8 8 8 8", "5 7 7 7 7 7 7 7 7"}, 3, "5");
-  EXPECT_EQ(act(BotKind::kGreedy, v, s).cards, CardCounts::parse("6"));
+  EXPECT_EQ(act("greedy", v, s).cards, CardCounts::parse("6"));
   // The same over the partner (seat 2): greedy beats it anyway; heuristic lets it run.
   s = following(v, {"6 9 K 4 4 4 4", "3 3 3 3 3 3 3 3 9", "5 8 8 8 8 8 8 8", "7 7 7 7 7 7 7 7"}, 2, "5");
-  EXPECT_EQ(act(BotKind::kGreedy, v, s).cards, CardCounts::parse("6"));
-  EXPECT_TRUE(is_pass(act(BotKind::kHeuristic, v, s)));
+  EXPECT_EQ(act("greedy", v, s).cards, CardCounts::parse("6"));
+  EXPECT_TRUE(is_pass(act("heuristic", v, s)));
   // Only a bomb beats the opponent's A: greedy bombs when that opponent holds at most 6 cards.
   s = following(v, {"6 9 K 4 4 4 4", "3 3 3 3 3 3 3 3 5", "8 8 8 8 8 8 8 8", "A 7 7 7 7 7"}, 3, "A");
-  EXPECT_EQ(act(BotKind::kGreedy, v, s).kind, Kind::kBomb);
+  EXPECT_EQ(act("greedy", v, s).kind, Kind::kBomb);
   s = following(v, {"6 9 K 4 4 4 4", "3 3 3 3 3 3 3 3 5", "8 8 8 8 8 8 8 8", "A 7 7 7 7 7 7 7 7 9 9"}, 3,
                 "A");
-  EXPECT_TRUE(is_pass(act(BotKind::kGreedy, v, s)));
+  EXPECT_TRUE(is_pass(act("greedy", v, s)));
 }
 
 TEST(Bots, HeuristicOvertakesItsPartnerOnlyToGoOut) {
   int overtakes = 0;
   for (const auto& name : preset_names()) {
     const Variant v = preset(name);
-    const Bot h{BotKind::kHeuristic};
+    const BotPtr h = make_bot("heuristic");
     for (int d = 0; d < 200; ++d)
       play_checked(v, derive_seed(21, d), {h, h, h, h}, [&](const GameState& s, const Play& a) {
         if (is_pass(a) || s.is_leading() || s.top_owner() != partner_of(s.current_player())) return;
@@ -206,7 +181,7 @@ TEST(Bots, HeuristicOvertakesItsPartnerOnlyToGoOut) {
 
 TEST(Bots, HeuristicBeatsGreedyAndSearchBeatsHeuristicOverDuplicateDeals) {
   // A small duplicate match each: the strength order docs/heuristic.md reports.
-  auto duplicate_total = [](const Variant& v, Bot a, Bot b, int deals) {
+  auto duplicate_total = [](const Variant& v, const BotPtr& a, const BotPtr& b, int deals) {
     SelfPlayOptions o;
     o.variant = v;
     o.variant.team_formation = TeamFormation::kFixed;
@@ -227,9 +202,9 @@ TEST(Bots, HeuristicBeatsGreedyAndSearchBeatsHeuristicOverDuplicateDeals) {
     return won / (2.0 * deals);
   };
   const Variant v = preset("baibian");
-  EXPECT_GT(duplicate_total(v, Bot{BotKind::kHeuristic}, Bot{BotKind::kRandom}, 200), 0.9);
-  EXPECT_GT(duplicate_total(v, Bot{BotKind::kHeuristic}, Bot{BotKind::kGreedy}, 300), 0.7);
-  EXPECT_GT(duplicate_total(v, Bot{BotKind::kSearch, 32}, Bot{BotKind::kHeuristic}, 40), 0.5);
+  EXPECT_GT(duplicate_total(v, make_bot("heuristic"), make_bot("random"), 200), 0.9);
+  EXPECT_GT(duplicate_total(v, make_bot("heuristic"), make_bot("greedy"), 300), 0.7);
+  EXPECT_GT(duplicate_total(v, make_bot("search:32"), make_bot("heuristic"), 40), 0.5);
 }
 
 TEST(HandValue, CostsFollowTheSplit) {
@@ -262,6 +237,39 @@ TEST(HandValue, CostsFollowTheSplit) {
   // Different rule sets never share memo entries.
   EXPECT_NE(hand_cost(baibian, CardCounts::parse("3 4 6 7 BJ")),
             hand_cost(classic, CardCounts::parse("3 4 6 7 BJ")));
+}
+
+}  // namespace
+}  // namespace shuangkou
+
+namespace shuangkou {
+namespace {
+
+TEST(BotRegistry, NamesMakeTheirBotsAndBadNamesAreRefused) {
+  std::vector<std::string> names;
+  for (const BotEntry& e : bot_registry()) names.emplace_back(e.name);
+  EXPECT_EQ(names, bot_names());
+  ASSERT_GE(names.size(), 6u);  // the built-in six first; a bot added later comes after them
+  EXPECT_EQ(std::vector<std::string>(names.begin(), names.begin() + 6),
+            (std::vector<std::string>{"random", "simple", "greedy", "heuristic", "search", "dmc"}));
+  for (const char* name : {"random", "simple", "greedy", "heuristic", "search", "search:40"})
+    EXPECT_EQ(make_bot(name)->label(), name);
+  EXPECT_TRUE(make_bot("search:40")->slow());
+  EXPECT_FALSE(make_bot("heuristic")->slow());
+  for (const char* bad : {"smart", "search:0", "search:4x", "greedy:4", "search:", "dmc:", ""})
+    EXPECT_THROW(make_bot(bad), std::invalid_argument) << bad;
+  try {
+    make_bot("greedy:4");
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("search:ROLLOUTS, dmc:PATH"), std::string::npos) << e.what();
+  }
+}
+
+TEST(BotRegistry, TheDmcBotRefusesANetworkOfOtherSizes) {
+  auto net =
+      std::make_shared<const QNet>(testing::random_qnet({observation_size() + 1, kMoveFeatureSize, {4}}, 1));
+  EXPECT_THROW(make_dmc_bot(net, "wrong"), std::invalid_argument);
+  EXPECT_THROW(make_dmc_bot(nullptr, "none"), std::invalid_argument);
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 #include <set>
 #include <vector>
 
-#include "shuangkou/bots/bots.h"
+#include "shuangkou/bots/bot.h"
 #include "shuangkou/rl/vector_env.h"
 #include "test_util.h"
 
@@ -133,7 +133,7 @@ TEST(VectorEnvTest, BotsPlayTheirSeatsAndIllegalActionsChangeNothing) {
   VectorEnvOptions o;
   o.rules = Rules::preset("baibian");
   o.num_envs = 8;
-  o.bots = {std::nullopt, Bot{BotKind::kHeuristic}, std::nullopt, Bot{BotKind::kHeuristic}};
+  o.bots = {nullptr, make_bot("heuristic"), nullptr, make_bot("heuristic")};
   o.reward = RewardMode::kWin;
   VectorEnv env(o);
   std::mt19937_64 rng(2);
@@ -167,7 +167,7 @@ TEST(VectorEnvTest, BotsPlayTheirSeatsAndIllegalActionsChangeNothing) {
   for (int j = 0; j < 8; ++j) EXPECT_EQ(env.state(j), before[j]);
   EXPECT_EQ(obs_before, std::vector<float>(env.observations(), env.observations() + 8 * observation_size()));
   EXPECT_THROW(env.step(std::vector<int32_t>(3)), std::invalid_argument);
-  o.bots = {Bot{}, Bot{}, Bot{}, Bot{}};
+  o.bots = {make_bot("random"), make_bot("random"), make_bot("random"), make_bot("random")};
   EXPECT_THROW(VectorEnv{o}, std::invalid_argument);  // nobody left to act
 }
 

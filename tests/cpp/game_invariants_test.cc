@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "shuangkou/bots/bots.h"
+#include "shuangkou/bots/bot.h"
 #include "shuangkou/core/game.h"
 
 namespace shuangkou {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "shuangkou/bots/bots.h"
+#include "shuangkou/bots/bot.h"
 #include "shuangkou/core/match.h"
 #include "test_util.h"
 

@@ -26,8 +26,7 @@ TEST(SelfPlay, ResultsDoNotDependOnTheThreadCount) {
     o.variant = preset(name);
     o.games = 3000;
     o.seed = 77;
-    o.agents = {Bot{BotKind::kRandom}, Bot{BotKind::kHeuristic}, Bot{BotKind::kRandom},
-                Bot{BotKind::kHeuristic}};
+    o.agents = {make_bot("random"), make_bot("heuristic"), make_bot("random"), make_bot("heuristic")};
     std::vector<DealResult> one, two;
     o.threads = 1;
     run_selfplay(o, one);
@@ -104,8 +103,7 @@ TEST(SelfPlay, HeuristicBeatsRandom) {
   o.variant = preset("baibian");
   o.variant.team_formation = TeamFormation::kFixed;  // pairs stay together
   o.games = 4000;
-  o.agents = {Bot{BotKind::kHeuristic}, Bot{BotKind::kRandom}, Bot{BotKind::kHeuristic},
-              Bot{BotKind::kRandom}};
+  o.agents = {make_bot("heuristic"), make_bot("random"), make_bot("heuristic"), make_bot("random")};
   std::vector<DealResult> results;
   run_selfplay(o, results);
   int wins = 0;
@@ -126,13 +124,9 @@ TEST(SelfPlay, BadOptionsAreRejected) {
   o.games = 10;
   o.replays = 5;
   EXPECT_THROW(run_selfplay(o, results), std::invalid_argument);  // no record sink
-  EXPECT_THROW(parse_bot("smart"), std::invalid_argument);
-  EXPECT_EQ(parse_bot("heuristic"), Bot{BotKind::kHeuristic});
-  EXPECT_EQ(parse_bot("search:40"), (Bot{BotKind::kSearch, 40}));
-  EXPECT_EQ(bot_label(parse_bot("search:40")), "search:40");
-  EXPECT_THROW(parse_bot("search:0"), std::invalid_argument);
-  EXPECT_THROW(parse_bot("search:4x"), std::invalid_argument);
-  EXPECT_THROW(parse_bot("greedy:4"), std::invalid_argument);
+  o.replays = 0;
+  o.agents[2] = nullptr;
+  EXPECT_THROW(run_selfplay(o, results), std::invalid_argument);  // no bot for seat 2
 }
 
 // Sets `flag` after `ms` milliseconds on another thread (as Ctrl-C does from Python).
@@ -158,8 +152,10 @@ TEST(SelfPlay, ACancelFlagStopsASearchRunWithinAMove) {
   o.variant = preset("baibian");
   o.games = 2;
   o.threads = 1;
-  o.agents = {Bot{BotKind::kSearch, kMaxRollouts}, Bot{BotKind::kSearch, kMaxRollouts},
-              Bot{BotKind::kSearch, kMaxRollouts}, Bot{BotKind::kSearch, kMaxRollouts}};  // hours a deal
+  o.agents = {make_bot("search:" + std::to_string(kMaxRollouts)),
+              make_bot("search:" + std::to_string(kMaxRollouts)),
+              make_bot("search:" + std::to_string(kMaxRollouts)),
+              make_bot("search:" + std::to_string(kMaxRollouts))};  // hours a deal
   CancelFlag cancel{false};
   o.cancel = &cancel;
   std::vector<DealResult> results;
@@ -172,8 +168,7 @@ TEST(SelfPlay, ACancelFlagStopsASearchRunWithinAMove) {
   // A flag never set changes nothing: the same results as without one.
   CancelFlag never{false};
   SelfPlayOptions fast = o;
-  fast.agents = {Bot{BotKind::kSearch, 8}, Bot{BotKind::kHeuristic}, Bot{BotKind::kRandom},
-                 Bot{BotKind::kGreedy}};
+  fast.agents = {make_bot("search:8"), make_bot("heuristic"), make_bot("random"), make_bot("greedy")};
   fast.games = 20;
   std::vector<DealResult> with, without;
   fast.cancel = &never;
@@ -189,11 +184,12 @@ TEST(VectorEnv, AStepCancelledPartWayRefusesToGoOnUntilReset) {
   o.rules = Rules("baibian", preset("baibian"));
   o.num_envs = 4;
   o.threads = 1;
-  o.bots = {std::nullopt, Bot{BotKind::kSearch, kMaxRollouts}, Bot{BotKind::kSearch, kMaxRollouts},
-            Bot{BotKind::kSearch, kMaxRollouts}};
+  o.bots = {nullptr, make_bot("search:" + std::to_string(kMaxRollouts)),
+            make_bot("search:" + std::to_string(kMaxRollouts)),
+            make_bot("search:" + std::to_string(kMaxRollouts))};
   CancelFlag at_once{true};
   EXPECT_THROW(VectorEnv(o, &at_once), Cancelled);  // the bots' opening moves stop too
-  o.bots[1] = o.bots[2] = o.bots[3] = Bot{BotKind::kHeuristic};
+  o.bots[1] = o.bots[2] = o.bots[3] = make_bot("heuristic");
   VectorEnv env(o);  // (heuristic bots: built at once)
   std::vector<int32_t> actions;
   for (int j = 0; j < env.num_envs(); ++j) actions.push_back(env.legal_ids[env.legal_offsets[j]]);

@@ -25,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-#include "shuangkou/bots/bots.h"
+#include "shuangkou/bots/bot.h"
 #include "shuangkou/core/cards.h"
 #include "shuangkou/core/game.h"
 #include "shuangkou/core/movegen.h"

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import csv
+import importlib
 import json
 import math
 import os
+import re
+import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -117,7 +121,7 @@ def test_bad_arguments_are_named(kwargs, match):
 def test_agents_accepted_everywhere():
     # module:callable and sk.Agent objects in self-play and as the Gym env's opponents.
     r = sk.selfplay("classic", games=20, agents=["agents_for_tests:last_legal", "agents_for_tests:LowestId"], seed=1)
-    assert r["agents"] == ["last_legal", "lowest-id", "last_legal", "lowest-id"]
+    assert r["agents"] == ["agents_for_tests:last_legal", "lowest-id", "agents_for_tests:last_legal", "lowest-id"]
     gym = pytest.importorskip("gymnasium")
     env = gym.make("shuangkou/Shuangkou-v0", variant="baibian", opponents=agents_for_tests.LowestId())
     obs, info = env.reset(seed=0)
@@ -310,3 +314,91 @@ def test_cli_help_is_clean():
     flat = " ".join(text.split())
     assert "%%" not in text and "95% Wilson" in flat
     assert "which fixes its own)" in flat and "which fixes its own) (default" not in flat
+
+
+# ----------------------------------------------------------------- memory of every pair together
+
+
+memory = importlib.import_module("shuangkou.memory")
+
+
+def test_the_arena_checks_the_memory_of_all_pairs(monkeypatch):
+    deals = 1000
+    one_pair = 2 * deals * memory.BYTES_PER_DEAL
+    # One pair fits easily; the six pairs of four agents together do not.
+    monkeypatch.setattr(memory, "available_memory", lambda: int(3 * one_pair / 0.8))
+    with pytest.raises(ValueError, match="6 pairs"):
+        sk.arena("classic", agents=["random", "greedy", "simple", "heuristic"], deals=deals)
+    sk.arena("classic", agents=["random", "greedy"], deals=10)  # (one pair still runs)
+
+
+def test_cli_arena_checks_memory_before_making_out(tmp_path):
+    out = tmp_path / "never"
+    code = textwrap.dedent(
+        f"""
+        import importlib, sys
+        s = importlib.import_module("shuangkou.memory")
+        s.available_memory = lambda: 10**6
+        from shuangkou.cli import main
+        sys.exit(main(["arena", "--agents", "random,greedy,simple", "--deals", "100000", "--out", {str(out)!r}]))
+        """
+    )
+    import sys
+
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
+    assert_cli_error(p, "3 pairs", "memory")
+    assert not out.exists()
+
+
+# ----------------------------------------------------------------- labels in the report, a model file read once
+
+
+def test_labels_with_dollars_and_bars_do_not_break_the_report(tmp_path):
+    """A '$' in a label (an agent name, a dmc:PATH) failed the whole run at plot time in
+    matplotlib's mathtext; a '|' opened a column in the markdown tables."""
+    from shuangkou.arena_report import markdown, write_report
+
+    class Named(sk.Agent):
+        name = r"$\frac{$ a|b"
+
+        def act(self, d):
+            return np.array([ids[0] for ids in d.legal_ids], dtype=np.int64)
+
+    r = sk.arena("classic", agents=[Named(), "random"], deals=4, seed=1)
+    paths = write_report(r, tmp_path)
+    assert all(p.stat().st_size > 0 for p in paths)
+    tables: list[list[int]] = [[]]
+    for line in markdown(r).splitlines():
+        if line.startswith("|"):
+            tables[-1].append(len(re.findall(r"(?<!\\)\|", line)))  # columns: the unescaped bars
+        elif tables[-1]:
+            tables.append([])
+    assert len([t for t in tables if t]) == 3
+    assert all(len(set(t)) == 1 for t in tables if t), tables
+    assert r"a\|b" in markdown(r)
+
+
+def test_a_model_file_rewritten_during_the_arena_does_not_mix_networks(tmp_path):
+    """dmc:PATH was read again for every half of every pair: a training run rewriting the
+    file it evaluates mixed two networks under one label."""
+    import shutil
+
+    torch = pytest.importorskip("torch")
+    from shuangkou.dmc.net import QNetwork
+
+    path = tmp_path / "m.safetensors"
+    torch.manual_seed(0)
+    QNetwork(sk._core.observation_size(), sk._core.MOVE_FEATURE_SIZE, (8,)).save(path)
+    other = tmp_path / "other.safetensors"
+    torch.manual_seed(1)
+    QNetwork(sk._core.observation_size(), sk._core.MOVE_FEATURE_SIZE, (8,)).save(other)
+    agents = [f"dmc:{path}", "heuristic"]
+    steady = sk.arena("classic", agents=agents, deals=16, seed=1)
+
+    def rewrite(done, total):
+        if done >= total // 2:
+            shutil.copyfile(other, path)
+
+    changed = sk.arena("classic", agents=agents, deals=16, seed=1, batch=4, progress=rewrite)
+    assert changed["pairs"][0]["wp"] == steady["pairs"][0]["wp"]
+    assert changed["pairs"][0]["adp"] == steady["pairs"][0]["adp"]

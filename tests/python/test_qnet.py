@@ -197,7 +197,7 @@ def test_a_missing_built_in_model_is_named(tmp_path):
 
 
 def test_dmc_model_problems_are_named(tmp_path):
-    with pytest.raises(ValueError, match="needs its model file"):
+    with pytest.raises(ValueError, match="needs its PATH"):
         sk.selfplay("classic", games=2, agents="dmc:")
     with pytest.raises(ValueError, match="cannot read"):
         sk.selfplay("classic", games=2, agents=f"dmc:{tmp_path / 'nope.safetensors'}")
@@ -232,7 +232,7 @@ def with_metadata(data: bytes, **changes: str) -> bytes:
 def load_in_subprocess(path: str, timeout: float = 60) -> dict:
     """QNet.load(path) in a fresh interpreter (a hang or a crash fails only the caller):
     {"type": exception type or None, "message": ..., "seconds": ...}."""
-    from test_hardening import run_snippet
+    from snippet_util import run_snippet
 
     p = run_snippet(
         f"""

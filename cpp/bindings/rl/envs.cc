@@ -6,7 +6,7 @@
 
 #include "common.h"
 #include "core/rules_api.h"
-#include "shuangkou/bots/bots.h"
+#include "shuangkou/bots/bot.h"
 #include "shuangkou/rl/encode.h"
 #include "shuangkou/rl/vector_env.h"
 
@@ -48,7 +48,7 @@ class PyVectorEnv {
     if (deals < -1)
       throw py::value_error("deals must be -1 (endless) or a count >= 0, got " + std::to_string(deals));
     o.deals = deals;
-    interruptible_ = std::any_of(o.bots.begin(), o.bots.end(), is_search);
+    interruptible_ = any_slow(o.bots);
     run_released(interruptible_,
                  [&](const sk::CancelFlag* cancel) { env_ = std::make_unique<sk::VectorEnv>(o, cancel); });
     take_legal();

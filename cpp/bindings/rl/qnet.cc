@@ -220,7 +220,7 @@ void bind_qnet(py::module_& m) {
             o.teacher_prob = real_arg(teacher_prob, "teacher_prob", 0.0, 1.0);
             const int64_t first_version = int_arg(version, "version", 0, kMaxCount);
             auto out = std::make_unique<PyDmcActors>();
-            out->interruptible = is_search(o.opponent) || is_search(o.teacher);
+            out->interruptible = any_slow(std::array{o.opponent, o.teacher});
             auto shared = std::make_shared<const sk::QNet>(net);
             run_released(out->interruptible, [&](const sk::CancelFlag* cancel) {
               out->actors = std::make_unique<sk::DmcActors>(o, shared, first_version, cancel);

@@ -1,6 +1,6 @@
-// Batch self-play with built-in bots.
+// Batch self-play with bots played in C++.
 #include "common.h"
-#include "shuangkou/bots/bots.h"
+#include "shuangkou/bots/bot.h"
 
 namespace shuangkou_py {
 namespace {
@@ -49,17 +49,6 @@ void bind_selfplay(py::module_& m) {
         py::arg("threads") = 0, py::arg("seed") = 0, py::arg("replays") = 0,
         py::arg("on_records") = py::none(), py::arg("progress") = py::none(),
         "Low-level batch self-play (see shuangkou.selfplay): returns per-deal numpy arrays.");
-  m.def("bot_names", &sk::bot_names);
-  m.def(
-      "bot_label", [](const py::handle& name) { return sk::bot_label(bot_arg(name, "bot name")); },
-      py::arg("name"),
-      "The canonical name of a built-in bot ('heuristic', 'search:400'); ValueError naming an unknown bot or "
-      "a "
-      "bad budget.");
-  m.def(
-      "set_builtin_model", [](const py::handle& path) { sk::set_builtin_model(path_arg(path, "path")); },
-      py::arg("path"),
-      "The model file the bot 'dmc' (without a path) plays; the package registers the weights it ships.");
 }
 
 }  // namespace shuangkou_py

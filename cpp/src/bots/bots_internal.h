@@ -1,21 +1,19 @@
-// The built-in bots' decision functions, shared by bots.cc (the dispatch),
-// heuristic.cc and search.cc. `moves` holds the current player's canonical
-// plays (legal_moves()); the pass is legal where s.can_pass().
+// What the built-in bots share (common.cc): the player's view of the cards
+// and plays picked from the legal ones. `moves` holds the current player's
+// canonical plays (legal_moves()); the pass is legal where s.can_pass().
 #pragma once
 
-#include "shuangkou/bots/bots.h"
+#include <memory>
+#include <string>
+
+#include "shuangkou/bots/bot.h"
 #include "shuangkou/core/seats.h"
 
 namespace shuangkou::detail {
 
-Play simple_action(const GameState& s, const MoveList& moves);
-Play greedy_action(const GameState& s, const MoveList& moves);
+// The heuristic's choice (heuristic.cc); the search bot's candidates and
+// rollouts use it too.
 Play heuristic_action(const Variant& v, const GameState& s, const MoveList& moves);
-// Stops sampling once `cancel` is set (see choose_action).
-Play search_action(const Variant& v, const GameState& s, const MoveList& moves, SplitMix64& rng, int rollouts,
-                   const CancelFlag* cancel);
-Play dmc_action(const QNet& net, const Variant& v, const GameState& s, std::span<const Action> recent,
-                const MoveList& moves);
 
 // What the player to act knows of the cards (docs/rules.md §13).
 struct View {
@@ -33,5 +31,8 @@ struct View {
 const Play* going_out(const GameState& s, const MoveList& moves);
 // The weakest bomb of `moves` (nullptr if none).
 const Play* weakest_bomb(const MoveList& moves);
+// A lead: the non-bomb play holding the lowest card, the longest such; only
+// bombs left, the weakest. `moves` is not empty.
+const Play& lowest_lead(const MoveList& moves);
 
 }  // namespace shuangkou::detail

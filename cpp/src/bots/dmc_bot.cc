@@ -1,12 +1,20 @@
-// The dmc bot: the legal move of highest Q under a trained network, the
-// moves scored in the order the vector env lists them (the canonical plays,
-// then the pass where legal), ties to the first.
+// The dmc bot: the legal move of highest Q under a trained network (qnet.h),
+// the moves scored in the order the bots get them (the canonical plays, then
+// the pass where legal), ties to the first. Exact ties need equal move
+// features, which only moves of one action id have.
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "bots_internal.h"
 #include "shuangkou/rl/encode.h"
+#include "shuangkou/rl/qnet.h"
 
-namespace shuangkou::detail {
+namespace shuangkou {
+namespace detail {
+namespace {
 
 Play dmc_action(const QNet& net, const Variant& v, const GameState& s, std::span<const Action> recent,
                 const MoveList& moves) {
@@ -28,4 +36,76 @@ Play dmc_action(const QNet& net, const Variant& v, const GameState& s, std::span
   return best < moves.size() ? moves[best] : kPass;
 }
 
-}  // namespace shuangkou::detail
+class DmcBot final : public Bot {
+ public:
+  DmcBot(std::shared_ptr<const QNet> net, std::string label)
+      : net_(std::move(net)), label_(std::move(label)) {}
+  Play step(const Decision& d) const override {
+    return d.moves.empty() ? kPass : dmc_action(*net_, d.variant, d.state, d.recent, d.moves);
+  }
+  std::string label() const override { return label_; }
+
+ private:
+  std::shared_ptr<const QNet> net_;  // shared, read-only (q_values is const and thread-safe)
+  std::string label_;
+};
+
+void check_model(const QNet& net, const std::string& what) {
+  if (net.shape().obs_size != observation_size() || net.shape().move_size != kMoveFeatureSize)
+    throw std::invalid_argument(what + " takes observations of " + std::to_string(net.shape().obs_size) +
+                                " floats and moves of " + std::to_string(net.shape().move_size) +
+                                "; this build's are " + std::to_string(observation_size()) + " and " +
+                                std::to_string(kMoveFeatureSize));
+}
+
+struct BuiltinModel {
+  std::mutex mutex;
+  std::string path;
+  std::shared_ptr<const QNet> net;  // loaded on first use
+};
+
+BuiltinModel& builtin() {
+  static BuiltinModel model;
+  return model;
+}
+
+std::shared_ptr<const QNet> builtin_model() {
+  BuiltinModel& b = builtin();
+  std::lock_guard<std::mutex> lock(b.mutex);
+  if (!b.net) {
+    if (b.path.empty())
+      throw std::invalid_argument("bot 'dmc': no built-in model is registered; give a model file: dmc:PATH");
+    auto net = std::make_shared<const QNet>(QNet::load(b.path));
+    check_model(*net, "model file '" + b.path + "'");
+    b.net = std::move(net);
+  }
+  return b.net;
+}
+
+}  // namespace
+
+// "dmc" (the built-in model) or "dmc:PATH" (a model file, loaded here).
+BotPtr make_dmc_bot(std::string_view arg) {
+  if (arg.empty()) return std::make_shared<const DmcBot>(builtin_model(), "dmc");
+  const std::string path(arg);
+  auto net = std::make_shared<const QNet>(QNet::load(path));
+  check_model(*net, "model file '" + path + "'");
+  return std::make_shared<const DmcBot>(std::move(net), "dmc:" + path);
+}
+
+}  // namespace detail
+
+BotPtr make_dmc_bot(std::shared_ptr<const QNet> net, std::string label) {
+  if (!net) throw std::invalid_argument("make_dmc_bot: no network given");
+  detail::check_model(*net, "network '" + label + "'");
+  return std::make_shared<const detail::DmcBot>(std::move(net), std::move(label));
+}
+
+void set_builtin_model(std::string path) {
+  detail::BuiltinModel& b = detail::builtin();
+  std::lock_guard<std::mutex> lock(b.mutex);
+  b.path = std::move(path);
+  b.net.reset();
+}
+
+}  // namespace shuangkou

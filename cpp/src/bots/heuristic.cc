@@ -124,4 +124,18 @@ Play heuristic_action(const Variant& v, const GameState& s, const MoveList& move
   return s.is_leading() ? lead(v, s, moves, view) : follow(v, s, moves, view);
 }
 
+namespace {
+
+class HeuristicBot final : public Bot {
+ public:
+  Play step(const Decision& d) const override {
+    return d.moves.empty() ? kPass : heuristic_action(d.variant, d.state, d.moves);
+  }
+  std::string label() const override { return "heuristic"; }
+};
+
+}  // namespace
+
+BotPtr make_heuristic_bot(std::string_view) { return std::make_shared<const HeuristicBot>(); }
+
 }  // namespace shuangkou::detail

@@ -7,10 +7,14 @@
 // numbers), so their differences are measured with less noise.
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "bots_internal.h"
 #include "shuangkou/bots/hand_value.h"
+#include "shuangkou/core/clip.h"
 #include "shuangkou/rl/rewards.h"
 
 namespace shuangkou::detail {
@@ -57,8 +61,8 @@ double rollout(const Variant& v, GameState x, int seat, MoveList& scratch) {
   return deal_reward(RewardMode::kScore, x, v, seat);
 }
 
-}  // namespace
-
+// Determinized search: the candidates' paired mean scores over `rollouts`
+// sampled deals of the unseen cards (stops sampling once `cancel` is set).
 Play search_action(const Variant& v, const GameState& s, const MoveList& moves, SplitMix64& rng, int rollouts,
                    const CancelFlag* cancel) {
   if (moves.empty()) return kPass;
@@ -121,6 +125,37 @@ Play search_action(const Variant& v, const GameState& s, const MoveList& moves, 
     }
   }
   return c.plays[best];
+}
+
+class SearchBot final : public Bot {
+ public:
+  explicit SearchBot(int rollouts) : rollouts_(rollouts) {}
+  Play step(const Decision& d) const override {
+    return search_action(d.variant, d.state, d.moves, d.rng, rollouts_ > 0 ? rollouts_ : kDefaultRollouts,
+                         d.cancel);
+  }
+  std::string label() const override {
+    return rollouts_ > 0 ? "search:" + std::to_string(rollouts_) : "search";
+  }
+  bool slow() const override { return true; }
+
+ private:
+  int rollouts_;  // 0: kDefaultRollouts
+};
+
+}  // namespace
+
+// "search" or "search:N", N rollouts a decision in 1..kMaxRollouts.
+BotPtr make_search_bot(std::string_view arg) {
+  int n = 0;
+  if (!arg.empty()) {
+    const auto [end, ec] = std::from_chars(arg.data(), arg.data() + arg.size(), n);
+    if (ec != std::errc() || end != arg.data() + arg.size() || n < 1 || n > kMaxRollouts)
+      throw std::invalid_argument("bot 'search:" + clip(arg, 60) +
+                                  "': the budget after 'search:' is rollouts a decision, an integer 1.." +
+                                  std::to_string(kMaxRollouts));
+  }
+  return std::make_shared<const SearchBot>(n);
 }
 
 }  // namespace shuangkou::detail

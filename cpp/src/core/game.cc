@@ -224,38 +224,31 @@ Game::Game(const Variant& v, uint64_t seed, int previous_first_finisher)
 Game::Game(const Variant& v, const std::array<CardCounts, kNumSeats>& hands, int leader)
     : Game(Rules("custom", v), hands, leader) {}
 
+void LegalActions::fill(const ActionCatalogue& c, const Variant& v, const GameState& s, MoveList& scratch) {
+  clear();
+  if (s.is_over()) return;
+  s.legal_moves(v, scratch);
+  order_.clear();
+  if (s.can_pass()) order_.emplace_back(ActionCatalogue::kPass, -1);
+  for (int k = 0; k < scratch.size(); ++k) order_.emplace_back(c.id_of_generated(scratch[k]), k);
+  std::sort(order_.begin(), order_.end());  // by id, then by the generator's order
+  for (const auto& [id, k] : order_) {
+    if (!ids.empty() && ids.back() == id) continue;
+    ids.push_back(id);
+    moves.push_back(k < 0 ? kPass : scratch[k]);
+  }
+}
+
 void Game::refresh_ids() const {
   if (ids_at_ == static_cast<int64_t>(history_.size())) return;
-  std::vector<std::pair<int32_t, Play>> by_id;  // (id, move), the pass (id 0) included where legal
-  if (!state_.is_over()) {
-    MoveList moves;
-    state_.legal_moves(variant(), moves);
-    const ActionCatalogue& c = rules_.catalogue();
-    if (state_.can_pass()) by_id.emplace_back(ActionCatalogue::kPass, kPass);
-    for (const Play& m : moves) {
-      const int id = c.id_of(m);  // checked: a Game is not a hot path
-      if (id <= ActionCatalogue::kPass)
-        throw std::logic_error("internal error: the legal move " + m.cards.to_string() + " has no action id");
-      by_id.emplace_back(id, m);
-    }
-  }
-  // Ascending ids; an id two moves share plays the first of them in the
-  // generator's order (the move the vector env plays for that id too).
-  std::stable_sort(by_id.begin(), by_id.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  ids_.clear();
-  id_moves_.clear();
-  for (const auto& [id, move] : by_id) {
-    if (!ids_.empty() && ids_.back() == id) continue;
-    ids_.push_back(id);
-    id_moves_.push_back(move);
-  }
+  MoveList scratch;
+  legal_.fill(rules_.catalogue(), variant(), state_, scratch);
   ids_at_ = static_cast<int64_t>(history_.size());
 }
 
 const std::vector<int32_t>& Game::legal_action_ids() const {
   refresh_ids();
-  return ids_;
+  return legal_.ids;
 }
 
 std::string illegal_action_reason(int id, int num_actions, const GameState& state) {
@@ -268,11 +261,17 @@ std::string illegal_action_reason(int id, int num_actions, const GameState& stat
 
 void Game::apply_action(int id) {
   refresh_ids();
-  const auto it = std::lower_bound(ids_.begin(), ids_.end(), id);
-  if (it == ids_.end() || *it != id)
+  const auto it = std::lower_bound(legal_.ids.begin(), legal_.ids.end(), id);
+  if (it == legal_.ids.end() || *it != id)
     throw std::invalid_argument("action " + std::to_string(id) + " " +
                                 illegal_action_reason(id, rules_.catalogue().size(), state_));
-  apply(id_moves_[static_cast<size_t>(it - ids_.begin())]);
+  apply(legal_.moves[static_cast<size_t>(it - legal_.ids.begin())]);
+}
+
+Game Game::replay(const Rules& r, uint64_t seed, std::span<const Action> actions) {
+  Game g(r, seed);
+  for (const Action& a : actions) g.apply(a.play);
+  return g;
 }
 
 void Game::apply(const Play& play) {

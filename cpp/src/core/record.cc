@@ -136,6 +136,106 @@ std::string string_field(const json& value, const std::string& what, size_t max 
   return s;
 }
 
+// The value of `key` in the record `j`; std::invalid_argument if it is missing.
+const json& need(const json& j, const char* key) {
+  if (!j.is_object() || !j.contains(key))
+    throw std::invalid_argument(std::string("record has no '") + key + "'");
+  return j.at(key);
+}
+
+// The record's variant: every parameter, by name, and no other.
+Variant record_variant(const json& params) {
+  if (!params.is_object()) throw std::invalid_argument("record 'variant' must be an object");
+  Variant v;
+  for (const auto& name : param_names()) {
+    if (!params.contains(name)) throw std::invalid_argument("record variant has no parameter '" + name + "'");
+    const json& value = params.at(name);
+    const std::string what = "record variant parameter '" + name + "'";
+    set_param(v, name, value.is_string() ? string_field(value, what, 64) : quote(value));
+  }
+  for (const auto& [name, value] : params.items())
+    if (std::find(param_names().begin(), param_names().end(), name) == param_names().end())
+      throw std::invalid_argument("record variant has an unknown parameter " + quote(name));
+  return v;
+}
+
+// The game the record starts from: dealt from its seed (whose deal must be
+// the hands and leader it states) or set from its hands.
+Game record_start(const json& j, const Variant& v) {
+  const json& hand_list = need(j, "hands");
+  if (!hand_list.is_array() || hand_list.size() != kNumSeats)
+    throw std::invalid_argument("record 'hands' must list 4 hands");
+  std::array<CardCounts, kNumSeats> hands;
+  for (int s = 0; s < kNumSeats; ++s)
+    hands[s] = CardCounts::parse(string_field(hand_list[s], "record hand " + std::to_string(s)));
+  const int leader = static_cast<int>(int_field(need(j, "leader"), "record 'leader'", 0, kNumSeats - 1));
+  const json& dealt = need(j, "dealt");
+  if (!dealt.is_boolean())
+    throw std::invalid_argument("record 'dealt' must be true or false, got " + quote(dealt));
+  if (!dealt.get<bool>()) return Game(v, hands, leader);
+  const int previous =
+      j.contains("previous_first_finisher")
+          ? static_cast<int>(int_field(j.at("previous_first_finisher"), "record 'previous_first_finisher'",
+                                       -1, kNumSeats - 1))
+          : -1;
+  const json& seed = need(j, "seed");
+  if (!seed.is_number_unsigned())
+    throw std::invalid_argument("record 'seed' must be an integer 0..2**64-1, got " + quote(seed));
+  Game game(v, seed.get<uint64_t>(), previous);
+  if (game.initial_hands() != hands || game.setup().leader != leader)
+    throw std::invalid_argument("record hands or leader differ from the deal of its seed");
+  return game;
+}
+
+// Plays the record's moves, each checked; errors name the move.
+void play_moves(Game& game, const json& moves) {
+  if (!moves.is_array()) throw std::invalid_argument("record 'moves' must be a list");
+  for (size_t i = 0; i < moves.size(); ++i) {
+    const json& m = moves[i];
+    const std::string where = "record move " + std::to_string(i) + ": ";
+    if (!m.is_object() || !m.contains("seat") || !m.contains("kind"))
+      throw std::invalid_argument(where + "needs 'seat' and 'kind'");
+    const int seat = static_cast<int>(int_field(m.at("seat"), where + "'seat'", 0, kNumSeats - 1));
+    if (seat != game.state().current_player())
+      throw std::invalid_argument(where + "seat " + std::to_string(seat) + " is not the player to act (" +
+                                  std::to_string(game.state().current_player()) + ")");
+    try {
+      const std::string kind = string_field(m.at("kind"), "'kind'", 64);
+      Play play = kPass;
+      if (kind != "pass") {
+        if (!m.contains("cards")) throw std::invalid_argument("needs 'cards'");
+        play.cards = CardCounts::parse(string_field(m.at("cards"), "'cards'"));
+        play.kind = parse_kind(kind);
+      }
+      game.apply(play);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(where + e.what());
+    }
+  }
+}
+
+// The replay must reproduce the record exactly: every key it states.
+void check_replay(const json& j, const Game& game) {
+  const json replayed = json::parse(game.to_json());
+  if (j.contains("over") && j.at("over") != replayed.at("over"))
+    throw std::invalid_argument(std::string("record says the deal is ") +
+                                (j.at("over") == true ? "" : "not ") + "over but its replay " +
+                                (replayed.at("over") == true ? "is" : "is not"));
+  for (const auto& [key, value] : j.items()) {
+    if (!replayed.contains(key)) throw std::invalid_argument("record has an unknown key " + quote(key));
+    if (replayed.at(key) == value) continue;
+    if (key == "moves") {
+      const json& moves = j.at("moves");
+      for (size_t i = 0; i < moves.size(); ++i)
+        if (replayed["moves"][i] != moves[i])
+          throw std::invalid_argument("record move " + std::to_string(i) + " differs from its replay: " +
+                                      quote(moves[i]) + " replays as " + quote(replayed["moves"][i]));
+    }
+    throw std::invalid_argument("record '" + key + "' differs from the replay: " + quote(value) +
+                                " replays as " + quote(replayed.at(key)));
+  }
+}
+
 }  // namespace
 
 Game Game::from_json(const std::string& text) {
@@ -146,100 +246,14 @@ Game Game::from_json(const std::string& text) {
   } catch (const json::exception& e) {  // syntax errors, and numbers out of range (1e400)
     throw std::invalid_argument("record is not valid JSON: " + clip(e.what()));
   }
-  auto need = [&](const char* key) -> const json& {
-    if (!j.is_object() || !j.contains(key))
-      throw std::invalid_argument(std::string("record has no '") + key + "'");
-    return j.at(key);
-  };
   try {
-    if (need("format") != "shuangkou-deal/1")
+    if (need(j, "format") != "shuangkou-deal/1")
       throw std::invalid_argument("record format is not shuangkou-deal/1");
-    const json& params = need("variant");
-    if (!params.is_object()) throw std::invalid_argument("record 'variant' must be an object");
-    Variant v;
-    for (const auto& name : param_names()) {
-      if (!params.contains(name))
-        throw std::invalid_argument("record variant has no parameter '" + name + "'");
-      const json& value = params.at(name);
-      const std::string what = "record variant parameter '" + name + "'";
-      set_param(v, name, value.is_string() ? string_field(value, what, 64) : quote(value));
-    }
-    for (const auto& [name, value] : params.items())
-      if (std::find(param_names().begin(), param_names().end(), name) == param_names().end())
-        throw std::invalid_argument("record variant has an unknown parameter " + quote(name));
-
-    const json& hand_list = need("hands");
-    if (!hand_list.is_array() || hand_list.size() != kNumSeats)
-      throw std::invalid_argument("record 'hands' must list 4 hands");
-    std::array<CardCounts, kNumSeats> hands;
-    for (int s = 0; s < kNumSeats; ++s)
-      hands[s] = CardCounts::parse(string_field(hand_list[s], "record hand " + std::to_string(s)));
-    const int leader = static_cast<int>(int_field(need("leader"), "record 'leader'", 0, kNumSeats - 1));
-
-    std::optional<Game> game;
-    const json& dealt = need("dealt");
-    if (!dealt.is_boolean())
-      throw std::invalid_argument("record 'dealt' must be true or false, got " + quote(dealt));
-    if (dealt.get<bool>()) {
-      const int previous =
-          j.contains("previous_first_finisher")
-              ? static_cast<int>(int_field(j.at("previous_first_finisher"),
-                                           "record 'previous_first_finisher'", -1, kNumSeats - 1))
-              : -1;
-      const json& seed = need("seed");
-      if (!seed.is_number_unsigned())
-        throw std::invalid_argument("record 'seed' must be an integer 0..2**64-1, got " + quote(seed));
-      game.emplace(v, seed.get<uint64_t>(), previous);
-      if (game->initial_hands() != hands || game->setup().leader != leader)
-        throw std::invalid_argument("record hands or leader differ from the deal of its seed");
-    } else {
-      game.emplace(v, hands, leader);
-    }
-
-    const json& moves = need("moves");
-    if (!moves.is_array()) throw std::invalid_argument("record 'moves' must be a list");
-    for (size_t i = 0; i < moves.size(); ++i) {
-      const json& m = moves[i];
-      const std::string where = "record move " + std::to_string(i) + ": ";
-      if (!m.is_object() || !m.contains("seat") || !m.contains("kind"))
-        throw std::invalid_argument(where + "needs 'seat' and 'kind'");
-      const int seat = static_cast<int>(int_field(m.at("seat"), where + "'seat'", 0, kNumSeats - 1));
-      if (seat != game->state().current_player())
-        throw std::invalid_argument(where + "seat " + std::to_string(seat) + " is not the player to act (" +
-                                    std::to_string(game->state().current_player()) + ")");
-      try {
-        const std::string kind = string_field(m.at("kind"), "'kind'", 64);
-        Play play = kPass;
-        if (kind != "pass") {
-          if (!m.contains("cards")) throw std::invalid_argument("needs 'cards'");
-          play.cards = CardCounts::parse(string_field(m.at("cards"), "'cards'"));
-          play.kind = parse_kind(kind);
-        }
-        game->apply(play);
-      } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument(where + e.what());
-      }
-    }
-    // The replay must reproduce the record exactly: every key it states.
-    const json replayed = json::parse(game->to_json());
-    if (j.contains("over") && j.at("over") != replayed.at("over"))
-      throw std::invalid_argument(std::string("record says the deal is ") +
-                                  (j.at("over") == true ? "" : "not ") + "over but its replay " +
-                                  (replayed.at("over") == true ? "is" : "is not"));
-    for (const auto& [key, value] : j.items()) {
-      if (!replayed.contains(key)) throw std::invalid_argument("record has an unknown key " + quote(key));
-      if (replayed.at(key) != value) {
-        if (key == "moves") {
-          for (size_t i = 0; i < moves.size(); ++i)
-            if (replayed["moves"][i] != moves[i])
-              throw std::invalid_argument("record move " + std::to_string(i) + " differs from its replay: " +
-                                          quote(moves[i]) + " replays as " + quote(replayed["moves"][i]));
-        }
-        throw std::invalid_argument("record '" + key + "' differs from the replay: " + quote(value) +
-                                    " replays as " + quote(replayed.at(key)));
-      }
-    }
-    return std::move(*game);
+    const Variant v = record_variant(need(j, "variant"));
+    Game game = record_start(j, v);
+    play_moves(game, need(j, "moves"));
+    check_replay(j, game);
+    return game;
   } catch (const json::exception& e) {
     throw std::invalid_argument("malformed record: " + clip(e.what()));
   }

@@ -20,7 +20,7 @@ VectorEnvOptions env_options(const DmcActorOptions& o) {
   e.reward = o.reward;
   e.dense_mask = false;  // the actors read the legal ids and feature rows
   e.deals = o.deals;
-  if (o.opponent) e.bots[1] = e.bots[3] = *o.opponent;  // else every seat external
+  if (o.opponent) e.bots[1] = e.bots[3] = o.opponent;  // else every seat external
   return e;
 }
 
@@ -74,6 +74,51 @@ void DmcActors::set_network(std::shared_ptr<const QNet> net, int64_t version) {
   version_ = version;
 }  // (the old network is freed here unless a running collect still holds it)
 
+int DmcActors::choose_row(int j, const QNet& net, double teacher_prob, MoveList& scratch,
+                          std::vector<float>& q, const CancelFlag* cancel) {
+  const int64_t first = env_.legal_offsets[j];
+  const int k = static_cast<int>(env_.legal_offsets[j + 1] - first);
+  SplitMix64& rng = rngs_[j];
+  const double u = static_cast<double>(rng.next() >> 11) * 0x1.0p-53;
+  if (u < options_.epsilon) return static_cast<int>(rng.below(static_cast<uint32_t>(k)));
+  if (k <= 1) return 0;
+  if (teacher_prob > 0 && static_cast<double>(rng.next() >> 11) * 0x1.0p-53 < teacher_prob) {
+    const Play p =
+        choose_action(*options_.teacher, env_.variant(), env_.state(j), env_.recent(j), scratch, rng, cancel);
+    const int32_t id = env_.catalogue().id_of_generated(p);  // legal: it is found
+    int row = 0;
+    while (row < k - 1 && env_.legal_ids[static_cast<size_t>(first + row)] != id) ++row;
+    return row;
+  }
+  q.resize(static_cast<size_t>(k));
+  net.q_values(env_.observations() + static_cast<size_t>(j) * observation_size(),
+               env_.legal_features.data() + first * kMoveFeatureSize, k, q.data());
+  return static_cast<int>(std::max_element(q.begin(), q.end()) - q.begin());  // ties: the first
+}
+
+void DmcActors::harvest(DmcSamples& out) {
+  const uint8_t* done = env_.dones();
+  const float* rewards = env_.rewards();
+  for (int j = 0; j < env_.num_envs(); ++j) {
+    if (!done[j]) continue;
+    Trajectory& t = trajectories_[j];
+    const int64_t deal = options_.deals >= 0 ? env_.last_index(j) : deals_finished_.load();
+    out.obs.insert(out.obs.end(), t.obs.begin(), t.obs.end());
+    out.move.insert(out.move.end(), t.move.begin(), t.move.end());
+    out.version.insert(out.version.end(), t.version.begin(), t.version.end());
+    out.seat.insert(out.seat.end(), t.seat.begin(), t.seat.end());
+    for (int8_t s : t.seat) {
+      out.target.push_back(rewards[j * kNumSeats + s]);
+      out.deal.push_back(deal);
+    }
+    t.obs.clear();
+    t.move.clear();
+    t.version.clear();
+    t.seat.clear();
+    ++deals_finished_;
+  }
+}
+
 DmcSamples DmcActors::collect(int64_t min_samples, const CancelFlag* cancel) {
   if (interrupted_)
     throw std::runtime_error(
@@ -93,14 +138,12 @@ DmcSamples DmcActors::collect(int64_t min_samples, const CancelFlag* cancel) {
       net_in_use = net_;
       version = version_;
     }
-    const QNet& net = *net_in_use;
     const double teacher_prob = teacher_prob_.load();
     const int8_t* current = env_.current_players();
     bool any = false;
     for (int j = 0; j < n; ++j) any |= current[j] >= 0;
     if (!any) break;  // `deals` mode: every deal is finished
     const float* obs = env_.observations();
-    const std::vector<int64_t>& offsets = env_.legal_offsets;
     const float* features = env_.legal_features.data();
 #pragma omp parallel num_threads(std::max(1, std::min(threads, n / 8)))
     {
@@ -109,33 +152,16 @@ DmcSamples DmcActors::collect(int64_t min_samples, const CancelFlag* cancel) {
 #pragma omp for schedule(dynamic, 4)
       for (int j = 0; j < n; ++j) {
         if (current[j] < 0) continue;  // idle
-        const int64_t first = offsets[j];
-        const int k = static_cast<int>(offsets[j + 1] - first);
-        int row = 0;
-        SplitMix64& rng = rngs_[j];
-        const double u = static_cast<double>(rng.next() >> 11) * 0x1.0p-53;
-        if (u < options_.epsilon) {
-          row = static_cast<int>(rng.below(static_cast<uint32_t>(k)));
-        } else if (k > 1 && teacher_prob > 0 &&
-                   static_cast<double>(rng.next() >> 11) * 0x1.0p-53 < teacher_prob) {
-          const Play p = choose_action(*options_.teacher, env_.variant(), env_.state(j), env_.recent(j),
-                                       scratch, rng, cancel);
-          const int32_t id = env_.catalogue().id_of_generated(p);  // legal: it is found
-          while (row < k - 1 && env_.legal_ids[static_cast<size_t>(first + row)] != id) ++row;
-        } else if (k > 1) {
-          q.resize(static_cast<size_t>(k));
-          net.q_values(obs + static_cast<size_t>(j) * obs_size, features + first * kMoveFeatureSize, k,
-                       q.data());
-          row = static_cast<int>(std::max_element(q.begin(), q.end()) - q.begin());  // ties: the first
-        }
+        const int row = choose_row(j, *net_in_use, teacher_prob, scratch, q, cancel);
+        const int64_t at = env_.legal_offsets[j] + row;
         Trajectory& t = trajectories_[j];
         t.obs.insert(t.obs.end(), obs + static_cast<size_t>(j) * obs_size,
                      obs + static_cast<size_t>(j + 1) * obs_size);
-        const float* m = features + (first + row) * kMoveFeatureSize;
+        const float* m = features + at * kMoveFeatureSize;
         t.move.insert(t.move.end(), m, m + kMoveFeatureSize);
         t.version.push_back(version);
         t.seat.push_back(current[j]);
-        actions_[j] = env_.legal_ids[static_cast<size_t>(first + row)];
+        actions_[j] = env_.legal_ids[static_cast<size_t>(at)];
       }
     }
     if (cancel_requested(cancel)) {  // stopped while deciding: the decisions are recorded, not played
@@ -151,26 +177,7 @@ DmcSamples DmcActors::collect(int64_t min_samples, const CancelFlag* cancel) {
       interrupted_ = true;
       throw;
     }
-    const uint8_t* done = env_.dones();
-    const float* rewards = env_.rewards();
-    for (int j = 0; j < n; ++j) {
-      if (!done[j]) continue;
-      Trajectory& t = trajectories_[j];
-      const int64_t deal = options_.deals >= 0 ? env_.last_index(j) : deals_finished_.load();
-      out.obs.insert(out.obs.end(), t.obs.begin(), t.obs.end());
-      out.move.insert(out.move.end(), t.move.begin(), t.move.end());
-      out.version.insert(out.version.end(), t.version.begin(), t.version.end());
-      out.seat.insert(out.seat.end(), t.seat.begin(), t.seat.end());
-      for (int8_t s : t.seat) {
-        out.target.push_back(rewards[j * kNumSeats + s]);
-        out.deal.push_back(deal);
-      }
-      t.obs.clear();
-      t.move.clear();
-      t.version.clear();
-      t.seat.clear();
-      ++deals_finished_;
-    }
+    harvest(out);
   }
   return out;
 }

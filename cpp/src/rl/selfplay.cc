@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "shuangkou/rl/encode.h"
+#include "shuangkou/rl/deal.h"
 #include "shuangkou/rl/threads.h"
 
 namespace shuangkou {
 namespace {
 
-// Deals between progress reports: fewer where a search bot makes deals slow
+// Deals between progress reports: fewer where a slow bot (search) makes deals slow
 // (about a second each), so that a progress bar moves.
 constexpr int64_t kBlock = 8192;
 constexpr int64_t kSlowBlock = 64;
@@ -19,33 +19,17 @@ constexpr int64_t kSlowBlock = 64;
 DealResult play_deal(const SelfPlayOptions& o, uint64_t index, MoveList& scratch, std::string* record) {
   const uint64_t seed = derive_seed(o.seed, index);
   SplitMix64 rng(agent_seed(seed));
-  DealTally tally;
-  RecentActions recent;  // for agents that read the observation (dmc)
-  if (record) {
-    Game g(o.variant, seed);
-    while (!g.state().is_over()) {
-      if (cancel_requested(o.cancel)) return DealResult{};
-      const int seat = g.state().current_player();
-      const Play a =
-          choose_action(o.agents[seat], o.variant, g.state(), recent.view(), scratch, rng, o.cancel);
-      tally.count(g.state(), a);
-      recent.push(seat, a);
-      g.apply(a);
-    }
-    *record = g.to_json();
-    return make_deal_result(o.variant, g.state(), g.setup().leader, tally);
-  }
   DealSetup setup;
-  GameState s = GameState::deal(o.variant, seed, -1, &setup);
-  while (!s.is_over()) {
-    if (cancel_requested(o.cancel)) return DealResult{};
-    const int seat = s.current_player();
-    const Play a = choose_action(o.agents[seat], o.variant, s, recent.view(), scratch, rng, o.cancel);
-    tally.count(s, a);
-    recent.push(seat, a);
-    s.apply_legal(o.variant, a);
+  DealInProgress d{GameState::deal(o.variant, seed, -1, &setup), {}, {}};
+  std::vector<Action> history;  // the record's actions (only when one is written)
+  while (!d.state.is_over()) {
+    const int seat = d.state.current_player();
+    const std::optional<Play> a = bot_step(*o.agents[seat], o.variant, d, scratch, rng, o.cancel);
+    if (!a) return DealResult{};
+    if (record) history.push_back({seat, *a});
   }
-  return make_deal_result(o.variant, s, setup.leader, tally);
+  if (record) *record = Game::replay(Rules("custom", o.variant), seed, history).to_json();
+  return make_deal_result(o.variant, d.state, setup.leader, d.tally);
 }
 
 int64_t run_selfplay(const SelfPlayOptions& o, std::vector<DealResult>& results,
@@ -55,8 +39,9 @@ int64_t run_selfplay(const SelfPlayOptions& o, std::vector<DealResult>& results,
   const int threads = resolve_threads(o.threads);
   const int64_t replays = o.replays < 0 ? o.games : std::min(o.replays, o.games);
   if (replays > 0 && !o.on_records) throw std::invalid_argument("replays requested but no record sink given");
-  const bool slow =
-      std::any_of(o.agents.begin(), o.agents.end(), [](const Bot& b) { return b.kind == BotKind::kSearch; });
+  for (int seat = 0; seat < kNumSeats; ++seat)
+    if (!o.agents[seat]) throw std::invalid_argument("no bot for seat " + std::to_string(seat));
+  const bool slow = std::any_of(o.agents.begin(), o.agents.end(), [](const BotPtr& b) { return b->slow(); });
   std::vector<std::string> records;
   int64_t done = 0;
   while (done < o.games) {

@@ -21,7 +21,7 @@ VectorEnv::VectorEnv(const VectorEnvOptions& o, const CancelFlag* cancel)
   if (o.num_envs < 1)
     throw std::invalid_argument("num_envs must be at least 1, got " + std::to_string(o.num_envs));
   bool external = false;
-  for (const auto& b : o.bots) external |= !b.has_value();
+  for (const BotPtr& b : o.bots) external |= !b;
   if (!external) throw std::invalid_argument("at least one seat must be external (played through step())");
   const size_t n = static_cast<size_t>(o.num_envs);
   envs_.resize(n);
@@ -46,33 +46,30 @@ void VectorEnv::start_episode(int j) {
   const uint64_t seed = options_.deals >= 0 ? derive_seed(options_.seed, static_cast<uint64_t>(e.index))
                                             : episode_seed(options_.seed, j, episodes_[j]);
   DealSetup setup;
-  e.state = GameState::deal(options_.rules.variant(), seed, -1, &setup);
+  e.deal = DealInProgress{GameState::deal(options_.rules.variant(), seed, -1, &setup), {}, {}};
   e.rng = SplitMix64(agent_seed(seed));
   e.seed = seed;
   e.history.clear();
-  e.recent.clear();
   e.leader = setup.leader;
-  e.tally = DealTally{};
   ++episodes_[j];
 }
 
-void VectorEnv::push_recent(Env& e, int seat, const Play& p) {
+void VectorEnv::record(Env& e, int seat, const Play& p) {
   e.history.push_back({p.cards.bits(), static_cast<int8_t>(seat), static_cast<uint8_t>(p.kind)});
-  e.recent.push(seat, p);
 }
 
 void VectorEnv::finish(int j) {
   Env& e = envs_[j];
-  e.last = make_deal_result(options_.rules.variant(), e.state, e.leader, e.tally);
+  e.last = make_deal_result(options_.rules.variant(), e.deal.state, e.leader, e.deal.tally);
   for (int s = 0; s < kNumSeats; ++s) {
     rewards_[j * kNumSeats + s] =
-        static_cast<float>(deal_reward(options_.reward, e.state, options_.rules.variant(), s));
+        static_cast<float>(deal_reward(options_.reward, e.deal.state, options_.rules.variant(), s));
     final_scores_[j * kNumSeats + s] = e.last.scores[s];
   }
   dones_[j] = 1;
-  const std::span<const Action> recent = e.recent.view();
+  const std::span<const Action> recent = e.deal.recent.view();
   for (int s = 0; s < kNumSeats; ++s)
-    encode_observation(options_.rules.variant(), e.state, recent, s,
+    encode_observation(options_.rules.variant(), e.deal.state, recent, s,
                        final_obs_.data() + (static_cast<size_t>(j) * kNumSeats + s) * observation_size());
   e.last_seed = e.seed;
   e.last_index = e.index;
@@ -101,7 +98,7 @@ Game VectorEnv::finished_game(int env) const {
 void VectorEnv::play_bots(int j, MoveList& scratch, const CancelFlag* cancel) {
   Env& e = envs_[j];
   while (!cancel_requested(cancel)) {
-    if (e.state.is_over()) {
+    if (e.deal.state.is_over()) {
       finish(j);
       if (options_.deals >= 0) {  // the next deal is given out in env order, after this pass
         e.pending = true;
@@ -110,34 +107,26 @@ void VectorEnv::play_bots(int j, MoveList& scratch, const CancelFlag* cancel) {
       start_episode(j);
       continue;  // a new deal may open with bots to play
     }
-    const int seat = e.state.current_player();
-    const std::optional<Bot>& bot = options_.bots[seat];
+    const int seat = e.deal.state.current_player();
+    const BotPtr& bot = options_.bots[seat];
     if (!bot) return;
-    const Play a =
-        choose_action(*bot, options_.rules.variant(), e.state, e.recent.view(), scratch, e.rng, cancel);
-    if (cancel_requested(cancel)) return;  // (a search bot stopped early: its move is not played)
-    e.tally.count(e.state, a);
-    e.state.apply_legal(options_.rules.variant(), a);
-    push_recent(e, seat, a);
+    const std::optional<Play> a = bot_step(*bot, options_.rules.variant(), e.deal, scratch, e.rng, cancel);
+    if (!a) return;  // (a slow bot stopped early: its move is not played)
+    record(e, seat, *a);
   }
 }
 
 void VectorEnv::advance(int j, const Play& play, MoveList& scratch, const CancelFlag* cancel) {
   Env& e = envs_[j];
-  const int seat = e.state.current_player();
-  e.tally.count(e.state, play);
-  e.state.apply_legal(options_.rules.variant(), play);
-  push_recent(e, seat, play);
+  const int seat = e.deal.state.current_player();
+  e.deal.apply(options_.rules.variant(), play);
+  record(e, seat, play);
   play_bots(j, scratch, cancel);
 }
 
 void VectorEnv::refresh_legal(int j, MoveList& scratch) {
   Env& e = envs_[j];
-  e.state.legal_moves(options_.rules.variant(), scratch);
-  e.legal.assign(scratch.begin(), scratch.end());
-  if (e.state.can_pass()) e.legal.push_back(kPass);
-  e.legal_id.clear();  // (capacity kept: no allocation, no zero fill)
-  for (const Play& m : e.legal) e.legal_id.push_back(catalogue_.id_of_generated(m));
+  e.legal.fill(catalogue_, options_.rules.variant(), e.deal.state, scratch);
 }
 
 void VectorEnv::stop_if_cancelled(const CancelFlag* cancel) {
@@ -180,7 +169,6 @@ void VectorEnv::deal_pending(const CancelFlag* cancel) {
     } else {
       e.idle = true;
       e.legal.clear();
-      e.legal_id.clear();
     }
   }
   if (!any) return;
@@ -190,7 +178,7 @@ void VectorEnv::deal_pending(const CancelFlag* cancel) {
 #pragma omp for schedule(dynamic, 16)
     for (int j = 0; j < n; ++j) {
       Env& e = envs_[j];
-      if (e.idle || !e.state.is_over()) continue;  // only the envs just given a deal
+      if (e.idle || !e.deal.state.is_over()) continue;  // only the envs just given a deal
       start_episode(j);
       play_bots(j, scratch, cancel);  // cannot end the deal: an external seat holds 27 cards
       refresh_legal(j, scratch);
@@ -215,7 +203,6 @@ void VectorEnv::reset(std::optional<uint64_t> seed, const CancelFlag* cancel) {
     e.last_index = -1;
     if (e.idle) {
       e.legal.clear();
-      e.legal_id.clear();
     }
   }
 #pragma omp parallel num_threads(threads_)
@@ -250,14 +237,11 @@ void VectorEnv::step(std::span<const int32_t> actions, const CancelFlag* cancel)
     const int a = actions[j];
     const Env& e = envs_[j];
     if (e.idle) continue;  // `deals` mode, nothing left to play: the action is ignored
-    for (int k = 0; k < static_cast<int>(e.legal_id.size()); ++k)
-      if (e.legal_id[k] == a) {
-        chosen[j] = k;
-        break;
-      }
+    const auto it = std::lower_bound(e.legal.ids.begin(), e.legal.ids.end(), a);  // ascending
+    if (it != e.legal.ids.end() && *it == a) chosen[j] = static_cast<int>(it - e.legal.ids.begin());
     if (chosen[j] < 0)
       throw std::invalid_argument("env " + std::to_string(j) + ": action " + std::to_string(a) + " " +
-                                  illegal_action_reason(a, catalogue_.size(), e.state));
+                                  illegal_action_reason(a, catalogue_.size(), e.deal.state));
   }
   std::fill(dones_.begin(), dones_.end(), 0);
   std::fill(rewards_.begin(), rewards_.end(), 0.0f);
@@ -267,7 +251,7 @@ void VectorEnv::step(std::span<const int32_t> actions, const CancelFlag* cancel)
 #pragma omp for schedule(dynamic, 16)
     for (int j = 0; j < n; ++j) {
       if (envs_[j].idle) continue;
-      advance(j, envs_[j].legal[chosen[j]], scratch, cancel);
+      advance(j, envs_[j].legal.moves[chosen[j]], scratch, cancel);
       if (!envs_[j].pending) refresh_legal(j, scratch);
     }
   }
@@ -289,21 +273,21 @@ void VectorEnv::write_outputs() {
 #pragma omp parallel for num_threads(threads_) schedule(static)
   for (int j = 0; j < n; ++j) {
     const Env& e = envs_[j];
-    const int seat = e.idle ? -1 : e.state.current_player();
+    const int seat = e.idle ? -1 : e.deal.state.current_player();
     current_[j] = static_cast<int8_t>(seat);
     float* o = obs_.data() + static_cast<size_t>(j) * obs_size;
     if (e.idle)
       std::fill(o, o + obs_size, 0.0f);
     else
-      encode_observation(options_.rules.variant(), e.state, e.recent.view(), seat, o);
+      encode_observation(options_.rules.variant(), e.deal.state, e.deal.recent.view(), seat, o);
     int8_t* mask = options_.dense_mask ? mask_.data() + static_cast<size_t>(j) * actions : nullptr;
     if (mask) std::memset(mask, 0, static_cast<size_t>(actions));
-    for (size_t k = 0; k < e.legal.size(); ++k) {
+    for (int k = 0; k < e.legal.size(); ++k) {
       const size_t row = static_cast<size_t>(legal_offsets[j]) + k;
-      const int id = e.legal_id[k];
+      const int id = e.legal.ids[k];
       legal_ids[row] = id;
       if (mask) mask[id] = 1;
-      encode_move(e.legal[k], legal_features.data() + row * kMoveFeatureSize);
+      encode_move(e.legal.moves[k], legal_features.data() + row * kMoveFeatureSize);
     }
   }
 }

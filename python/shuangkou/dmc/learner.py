@@ -65,7 +65,7 @@ import numpy as np
 import torch
 
 from .. import _core
-from ..arena import arena
+from ..arena import arena, arena_rules
 from ..config import shown
 from ..outputs import output_file, prepare_out
 from .config import MAX_COUNT, RESUME_MAY_CHANGE, TrainConfig
@@ -279,13 +279,15 @@ def _start(config: TrainConfig, out: Path, state: dict[str, Any] | None, net: QN
     return at
 
 
-def _actor_groups(config: TrainConfig, net: QNetwork, version: int, start_update: int) -> list[tuple[Any, int]]:
+def _actor_groups(
+    config: TrainConfig, rules: _core.Rules, net: QNetwork, version: int, start_update: int
+) -> list[tuple[Any, int]]:
     """The C++ actors, one group per opponent (self-play, a bot), with the fresh
-    decisions each collects an update."""
+    decisions each collects an update; every group plays `rules` (one catalogue)."""
     return [
         (
             _core.DmcActors(
-                config.variant,
+                rules,
                 net.to_qnet(),
                 version=version,
                 num_envs=envs,
@@ -303,12 +305,13 @@ def _actor_groups(config: TrainConfig, net: QNetwork, version: int, start_update
     ]
 
 
-def _evaluate(config: TrainConfig, out: Path, update: int) -> dict[str, Any]:
-    """The eval.csv row of the model file just written: duplicate deals against
-    `eval_opponent`, WP and ADP with their intervals."""
+def _evaluate(config: TrainConfig, rules: _core.Rules, agent: _core.Bot, update: int) -> dict[str, Any]:
+    """The eval.csv row of the network `agent` plays (the one just saved, held in memory:
+    nothing is read back): duplicate deals under `rules` against `eval_opponent`, WP and
+    ADP with their intervals."""
     r = arena(
-        config.variant,
-        agents=[f"dmc:{out / 'model.safetensors'}", config.eval_opponent],
+        rules,
+        agents=[agent, config.eval_opponent],
         deals=config.eval_deals,
         threads=config.threads,
         seed=config.seed,
@@ -377,7 +380,8 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
     comes before anything is written; a ValueError names what failed."""
     from tqdm import tqdm
 
-    config.check()
+    rules = config.check()  # the variant, resolved once for the whole run
+    eval_rules = arena_rules(rules)  # and the evaluations' (fixed seats), once too
     out = Path(out)
     device = _device(config.device)
     config.check_memory(device)
@@ -390,7 +394,7 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
     at = _start(config, out, state, net, optimizer)
     start_update, version, samples = at["update"], at["version"], at["samples"]
     metadata = {"variant": config.variant, "config": repr(dataclasses.asdict(config))}
-    groups = _actor_groups(config, net, version, start_update)
+    groups = _actor_groups(config, rules, net, version, start_update)
     replay = Replay(config.replay, obs_size, move_size, device) if config.replay else None
     generator = torch.Generator().manual_seed((config.seed + start_update) % 2**64)
     started = time.perf_counter() - at["elapsed_s"]
@@ -403,8 +407,8 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
     def save_and_evaluate(update: int) -> dict[str, Any]:
         # The model, its evaluation and the logs first, the checkpoint last: a resume
         # starts from the checkpoint and drops the log rows after it.
-        net.save(out / "model.safetensors", {**metadata, "update": str(update), "version": str(version)})
-        row = _evaluate(config, out, update)
+        qnet = net.save(out / "model.safetensors", {**metadata, "update": str(update), "version": str(version)})
+        row = _evaluate(config, eval_rules, _core.Bot.dmc(qnet, f"dmc:{out / 'model.safetensors'}"), update)
         _append_csv(out / "eval.csv", row)
         counts = {"samples": samples, "decisions": decisions(), "elapsed_s": time.perf_counter() - started}
         _save_checkpoint(out, config, net, optimizer, {"update": update, "version": version, **counts})

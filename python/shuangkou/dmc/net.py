@@ -87,11 +87,14 @@ class QNetwork(nn.Module):
             net.out.bias.copy_(t["out.bias"])
         return net
 
-    def save(self, path: str | os.PathLike, metadata: dict[str, str] | None = None) -> None:
-        """Writes the model file (safetensors; docs/model_format.md), whole or not at all."""
-        data = self.to_qnet(metadata).to_bytes()
+    def save(self, path: str | os.PathLike, metadata: dict[str, str] | None = None) -> _core.QNet:
+        """Writes the model file (safetensors; docs/model_format.md), whole or not at all;
+        returns the network written, as the C++ core holds it."""
+        qnet = self.to_qnet(metadata)
+        data = qnet.to_bytes()
         with output_file(path, "wb") as f:
             f.write(data)
+        return qnet
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> QNetwork:

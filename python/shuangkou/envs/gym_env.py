@@ -70,7 +70,7 @@ from gymnasium import spaces
 
 from .. import _core
 from .._args import int_arg
-from ..agents import AgentLike, agent_label, decide, reset_agent, resolve_agent
+from ..agents import AgentLike, agent_label, decide, is_bot, reset_agent, resolve_agent
 from ..selfplay import OUTCOMES  # the codes of info["outcome"]
 from .actions import rules_of
 from .options import DEFAULT_REWARD, check_illegal_action, check_reward, observation_box
@@ -143,9 +143,9 @@ class ShuangkouEnv(gymnasium.Env):
         self.illegal_reward = float(illegal_reward)
 
         opponent = resolve_agent(opponents)  # ValueError naming a bad name or module:callable
-        if isinstance(opponent, str):
+        if is_bot(opponent):
             self._opponent: AgentLike | None = None
-            self._bots: list[str | None] = [None if s in self.learner_seats else opponent for s in range(4)]
+            self._bots: list[_core.Bot | None] = [None if s in self.learner_seats else opponent for s in range(4)]
         else:
             self._opponent = opponent
             self._bots = [None] * 4

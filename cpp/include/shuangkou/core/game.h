@@ -14,8 +14,10 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "shuangkou/core/cards.h"
@@ -153,6 +155,27 @@ struct Action {
   Play play;  // kPass for a pass
 };
 
+// The legal actions of a position as every interface lists them (Game's
+// legal_action_ids, the vector env's legal rows, the envs on top): action
+// ids ascending, so the pass, id 0, comes first where it is legal (the order
+// OpenSpiel's LegalActions has); one entry an id, with the move it plays
+// (where the generator makes two moves of one pattern, the first it made).
+struct LegalActions {
+  std::vector<int32_t> ids;
+  std::vector<Play> moves;
+  // Lists the actions of the player to act in `s` (none once it is over);
+  // `scratch` is working space. Allocates nothing once the lists have grown.
+  void fill(const ActionCatalogue& c, const Variant& v, const GameState& s, MoveList& scratch);
+  void clear() {
+    ids.clear();
+    moves.clear();
+  }
+  int size() const { return static_cast<int>(ids.size()); }
+
+ private:
+  std::vector<std::pair<int32_t, int32_t>> order_;  // (id, index in the generator's list)
+};
+
 // A deal with its record: variant, set-up and history.
 class Game {
  public:
@@ -194,6 +217,9 @@ class Game {
   // Replays a record; throws std::invalid_argument if it is malformed or does
   // not replay to the places and scores it states.
   static Game from_json(const std::string& json);
+  // The game dealt from (r, seed) after `actions`, each applied with apply()
+  // (std::invalid_argument naming the first that is not legal).
+  static Game replay(const Rules& r, uint64_t seed, std::span<const Action> actions);
 
  private:
   void refresh_ids() const;
@@ -203,11 +229,10 @@ class Game {
   DealSetup setup_;
   std::array<CardCounts, kNumSeats> initial_{};
   std::vector<Action> history_;
-  // legal_action_ids(): the position they are for (history_.size(); -1 none),
-  // the ids, and the move of each id.
+  // legal_action_ids(): the position they are for (history_.size(); -1 none)
+  // and the actions.
   mutable int64_t ids_at_ = -1;
-  mutable std::vector<int32_t> ids_;
-  mutable std::vector<Play> id_moves_;
+  mutable LegalActions legal_;
 };
 
 }  // namespace shuangkou

@@ -34,11 +34,11 @@ struct DmcActorOptions {
   int64_t deals = -1;
   // Plays seats 1 and 3 inside C++ (the network learns seats 0 and 2, which
   // alone yield samples); none: self-play, every seat learns.
-  std::optional<Bot> opponent;
+  BotPtr opponent;  // null: none
   // With probability teacher_prob (after the ε draw) a learning seat plays
   // the teacher's move instead of the network's; the sample is labelled the
   // same way (the Monte-Carlo return of the mixed policy).
-  std::optional<Bot> teacher;
+  BotPtr teacher;  // null: none
   double teacher_prob = 0.0;
 };
 
@@ -91,6 +91,15 @@ class DmcActors {
     std::vector<int64_t> version;
     std::vector<int8_t> seat;
   };
+  // The legal row (of env_'s rows for env j) env j plays this step: a random
+  // one with probability epsilon, else the teacher's move with probability
+  // teacher_prob, else the network's best. `scratch` and `q`: working space.
+  int choose_row(int j, const QNet& net, double teacher_prob, MoveList& scratch, std::vector<float>& q,
+                 const CancelFlag* cancel);
+  // Moves the decisions of the deals that just finished into `out`, each
+  // labelled with its seat's reward.
+  void harvest(DmcSamples& out);
+
   DmcActorOptions options_;
   mutable std::mutex net_mutex_;  // guards net_ and version_
   std::shared_ptr<const QNet> net_;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "shuangkou/bots/bots.h"
+#include "shuangkou/bots/bot.h"
 #include "shuangkou/core/cancel.h"
 #include "shuangkou/core/game.h"
 #include "shuangkou/core/scoring.h"
@@ -23,7 +23,9 @@ struct SelfPlayOptions {
   int64_t games = 1;
   int threads = 0;  // 0: every core OpenMP sees
   uint64_t seed = 0;
-  std::array<Bot, kNumSeats> agents{};  // random everywhere
+  // One bot a seat (make_bot; shared, read-only); random everywhere by default.
+  std::array<BotPtr, kNumSeats> agents{make_bot("random"), make_bot("random"), make_bot("random"),
+                                       make_bot("random")};
   // The first `replays` deals (-1: all) are recorded (Game::to_json) and
   // handed to `on_records`, in deal order, one block of deals at a time, on
   // the calling thread; an exception it throws stops the run and propagates.

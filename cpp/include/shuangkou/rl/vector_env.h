@@ -16,10 +16,11 @@
 #include <string_view>
 #include <vector>
 
-#include "shuangkou/bots/bots.h"
+#include "shuangkou/bots/bot.h"
 #include "shuangkou/core/cancel.h"
 #include "shuangkou/core/game.h"
 #include "shuangkou/core/rules.h"
+#include "shuangkou/rl/deal.h"
 #include "shuangkou/rl/encode.h"
 #include "shuangkou/rl/results.h"
 #include "shuangkou/rl/rewards.h"
@@ -31,9 +32,9 @@ struct VectorEnvOptions {
   int num_envs = 1;
   uint64_t seed = 0;
   int threads = 0;  // 0: every core OpenMP sees
-  // Per seat: empty for an external seat (played through step()), else the
-  // built-in bot played inside C++.
-  std::array<std::optional<Bot>, kNumSeats> bots{};
+  // Per seat: null for an external seat (played through step()), else the
+  // bot played inside C++ (make_bot; shared, read-only).
+  std::array<BotPtr, kNumSeats> bots{};
   RewardMode reward = RewardMode::kScore;
   bool dense_mask = true;  // fill the [num_envs, num_actions] mask
   // -1: each env plays its own endless sequence of deals (episode_seed).
@@ -95,15 +96,16 @@ class VectorEnv {
 
   // Legal moves of each env's current player, this step: ids and feature
   // rows (kMoveFeatureSize floats) of env j are rows offsets[j]..offsets[j+1].
-  // The pass, when legal, is the last row (id 0).
+  // Rows in LegalActions' order (game.h): ids ascending, the pass (id 0)
+  // first where legal.
   std::vector<int32_t> legal_ids;
   std::vector<int64_t> legal_offsets;
   std::vector<float> legal_features;
 
   // For tests and tools: env j's state.
-  const GameState& state(int env) const { return envs_[env].state; }
+  const GameState& state(int env) const { return envs_[env].deal.state; }
   // The last kRecentActions actions of env j's current deal, oldest first.
-  std::span<const Action> recent(int env) const { return envs_[env].recent.view(); }
+  std::span<const Action> recent(int env) const { return envs_[env].deal.recent.view(); }
   // The result of the deal env j finished last (meaningful where dones()[j]),
   // and its index in `deals` mode (-1 otherwise).
   const DealResult& last_result(int env) const { return envs_[env].last; }
@@ -117,13 +119,10 @@ class VectorEnv {
 
  private:
   struct Env {
-    GameState state;
-    RecentActions recent;
+    DealInProgress deal;
     SplitMix64 rng{0};
-    std::vector<Play> legal;        // current player's moves (+ pass last when legal)
-    std::vector<int32_t> legal_id;  // their action ids, computed once per position
+    LegalActions legal;  // the current player's, computed once per position
     int leader = 0;
-    DealTally tally;
     DealResult last;
     uint64_t seed = 0, last_seed = 0;     // deal seeds of the current and the last finished deal
     int64_t index = -1, last_index = -1;  // their indices in `deals` mode
@@ -139,7 +138,8 @@ class VectorEnv {
   };
 
   void start_episode(int j);
-  void push_recent(Env& e, int seat, const Play& p);
+  // Appends an action to the deal's compact record.
+  static void record(Env& e, int seat, const Play& p);
   // Plays `play` in env j, then bots until an external seat acts; records a
   // finished deal and starts the next. Bots stop early once `cancel` is set.
   void advance(int j, const Play& play, MoveList& scratch, const CancelFlag* cancel);

@@ -1,0 +1,147 @@
+// Bots as Python objects (shuangkou.Bot): made once from a name or a network,
+// then handed to selfplay, the arena, the envs and the actors, which play the
+// same C++ object on every thread.
+#include <memory>
+#include <string>
+
+#include "common.h"
+#include "shuangkou/bots/bot.h"
+#include "shuangkou/rl/encode.h"
+#include "shuangkou/rl/qnet.h"
+
+namespace shuangkou_py {
+
+namespace {
+
+// shuangkou.Bot: one bot, shared and read-only.
+struct PyBot {
+  sk::BotPtr bot;
+  bool named = true;  // made from a name, which makes it again (pickling); false for Bot.dmc
+};
+
+const char* arg_kind(sk::BotEntry::Arg a) {
+  switch (a) {
+    case sk::BotEntry::Arg::kNone:
+      return "none";
+    case sk::BotEntry::Arg::kOptional:
+      return "optional";
+    case sk::BotEntry::Arg::kRequired:
+      return "required";
+  }
+  return "none";
+}
+
+// The bot's action id in `game` (see Bot.step's docstring).
+int step(const PyBot& b, const sk::Game& game, const py::handle& seed) {
+  const sk::GameState& s = game.state();
+  if (s.is_over()) throw py::value_error("Bot.step: the deal is over; there is no player to act");
+  const auto& history = game.history();
+  const size_t from = history.size() > sk::kRecentActions ? history.size() - sk::kRecentActions : 0;
+  const std::span<const sk::Action> recent(history.data() + from, history.size() - from);
+  const uint64_t stream =
+      seed.is_none() ? sk::mix64(sk::agent_seed(game.setup().seed) + history.size()) : seed_arg(seed);
+  sk::Play play = sk::kPass;
+  run_released(b.bot->slow(), [&](const sk::CancelFlag* cancel) {
+    sk::MoveList scratch;
+    sk::SplitMix64 rng(stream);
+    play = sk::choose_action(*b.bot, game.variant(), s, recent, scratch, rng, cancel);
+  });
+  return game.rules().catalogue().id_of(play);
+}
+
+}  // namespace
+
+sk::BotPtr bot_arg(const py::handle& obj, const std::string& what) {
+  if (py::isinstance<PyBot>(obj)) return obj.cast<const PyBot&>().bot;
+  if (!py::isinstance<py::str>(obj))
+    throw py::value_error(what + ": a bot is a shuangkou.Bot or a bot's name, got " + shown(obj));
+  const std::string text = text_arg(obj, what.c_str());
+  if (text.find('\0') != std::string::npos)  // (a C++ message would end at it)
+    throw py::value_error(what + ": a bot name holds no NUL character, got " + shown(obj));
+  return sk::make_bot(text);  // (its errors name the bot: ValueError)
+}
+
+void bind_bots(py::module_& m) {
+  py::class_<PyBot>(m, "Bot",
+                    "A built-in bot, made once and played in C++ (docs/heuristic.md): Bot('heuristic'),\n"
+                    "Bot('search:400'), Bot('dmc:PATH'), or Bot.dmc(qnet) for a network in memory. Pass it\n"
+                    "wherever an agent is taken; every thread plays the same read-only object.")
+      .def(py::init([](const py::handle& name) { return PyBot{bot_arg(name, "Bot(name)")}; }),
+           py::arg("name"),
+           "The bot a name stands for (shuangkou.bot_registry() lists them); ValueError naming an unknown\n"
+           "bot, a bad argument, or what is wrong with a model file.")
+      .def_static(
+          "dmc",
+          [](const sk::QNet& net, const py::handle& name) {
+            const std::string label = text_arg(name, "Bot.dmc name");
+            if (label.empty() || label.find('\0') != std::string::npos)
+              throw py::value_error("Bot.dmc: name must be non-empty text without NUL, got " + shown(name));
+            return PyBot{sk::make_dmc_bot(std::make_shared<const sk::QNet>(net), label), false};
+          },
+          py::arg("qnet"), py::arg("name") = "qnet",
+          "The dmc bot playing a copy of `qnet` as it is now (later changes to it are not seen),\n"
+          "labelled `name`; ValueError if its input sizes are not this build's.")
+      .def_property_readonly(
+          "name", [](const PyBot& b) { return b.bot->label(); },
+          "Its label: the name it was made from ('search:400'), or Bot.dmc's name.")
+      .def_property_readonly(
+          "slow", [](const PyBot& b) { return b.bot->slow(); },
+          "True for bots that take long over a move (search): runs report progress more often.")
+      .def("step", &step, py::arg("game"), py::arg("seed") = py::none(),
+           "The action id (game.rules.catalogue) the bot plays for the player to act in `game`: a\n"
+           "legal id. Its random stream is seeded from `seed`, or else from the game's deal seed and\n"
+           "the number of actions so far, so the same position gives the same answer. ValueError\n"
+           "once the deal is over.")
+      .def("__repr__",
+           [](const PyBot& b) { return "Bot(" + std::string(py::repr(py::str(b.bot->label()))) + ")"; })
+      .def("__eq__",
+           [](const PyBot& a, const py::handle& other) {
+             return py::isinstance<PyBot>(other) && other.cast<const PyBot&>().bot == a.bot;
+           })
+      .def("__hash__", [](const PyBot& b) { return std::hash<const void*>()(b.bot.get()); })
+      // Read-only: a copy is the same bot. Pickled by its name, made again (a model
+      // file read again) when unpickled.
+      .def("__copy__", [](const PyBot& b) { return b; })
+      .def(
+          "__deepcopy__", [](const PyBot& b, const py::handle&) { return b; }, py::arg("memo"))
+      .def(py::pickle(
+          [](const PyBot& b) {
+            if (!b.named)
+              throw py::type_error("Bot '" + b.bot->label() +
+                                   "' plays a network held in memory (Bot.dmc) and cannot be pickled: save "
+                                   "the network to a model file and use Bot('dmc:PATH')");
+            return py::make_tuple(b.bot->label());
+          },
+          [](const py::tuple& t) {
+            if (t.size() != 1) throw py::value_error("Bot: bad pickled state");
+            return PyBot{bot_arg(t[0], "Bot(name)")};
+          }));
+
+  m.def(
+      "bot_registry",
+      [] {
+        py::list out;
+        for (const sk::BotEntry& e : sk::bot_registry()) {
+          py::dict row;
+          row["name"] = std::string(e.name);
+          row["argument"] = arg_kind(e.arg);
+          row["argument_name"] = std::string(e.arg_name);
+          row["description"] = std::string(e.description);
+          out.append(row);
+        }
+        return out;
+      },
+      "The built-in bots, one dict a row: name, argument ('none', 'optional', 'required'),\n"
+      "argument_name ('ROLLOUTS', 'PATH'), description; in the order help texts list them.");
+  m.def("bot_names", &sk::bot_names, "The built-in bots' names, in the registry's order.");
+  m.def(
+      "bot_label", [](const py::handle& name) { return bot_arg(name, "bot name")->label(); }, py::arg("name"),
+      "The canonical name of a bot ('heuristic', 'search:400'); ValueError naming an unknown bot or a\n"
+      "bad argument.");
+  m.def(
+      "set_builtin_model", [](const py::handle& path) { sk::set_builtin_model(path_arg(path, "path")); },
+      py::arg("path"),
+      "The model file the bot 'dmc' (without a path) plays; the package registers the weights it ships.");
+}
+
+}  // namespace shuangkou_py

@@ -1,0 +1,57 @@
+// What the bots share: the player's view of the cards and a few plays
+// picked from the legal ones (bots_internal.h).
+#include "bots_internal.h"
+
+namespace shuangkou::detail {
+
+View::View(const Variant& v, const GameState& s)
+    : seat(s.current_player()), partner(partner_of(s.current_player())), hand(s.hand(s.current_player())) {
+  partner_shown = v.partner_visible;
+  CardCounts known = hand;
+  if (partner_shown) known = known + s.hand(partner);
+  for (int i = 0; i < kNumSeats; ++i) {
+    known = known + s.played(i);
+    cards_left[i] = s.hand(i).size();
+  }
+  uint64_t full = 0;
+  for (int r = 0; r < kNumRanks; ++r) full |= static_cast<uint64_t>(copies_in_two_decks(r)) << (4 * r);
+  unseen = CardCounts(full) - known;
+}
+
+const Play* going_out(const GameState& s, const MoveList& moves) {
+  const int left = s.hand(s.current_player()).size();
+  for (const Play& m : moves)
+    if (m.size == left) return &m;
+  return nullptr;
+}
+
+const Play* weakest_bomb(const MoveList& moves) {
+  const Play* best = nullptr;
+  for (const Play& m : moves)
+    if (is_bomb(m.kind) && (!best || m.power < best->power)) best = &m;
+  return best;
+}
+
+namespace {
+
+// Lowest rank a play's reading holds.
+int lowest_rank(const Play& p) {
+  for (int r = 0; r < kNumRanks; ++r)
+    if (p.reading.count(r)) return r;
+  return kNumRanks;
+}
+
+}  // namespace
+
+const Play& lowest_lead(const MoveList& moves) {
+  const Play* best = nullptr;
+  for (const Play& m : moves) {
+    if (is_bomb(m.kind)) continue;
+    if (!best || lowest_rank(m) < lowest_rank(*best) ||
+        (lowest_rank(m) == lowest_rank(*best) && m.size > best->size))
+      best = &m;
+  }
+  return best ? *best : *weakest_bomb(moves);
+}
+
+}  // namespace shuangkou::detail
