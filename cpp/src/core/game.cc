@@ -228,14 +228,36 @@ void LegalActions::fill(const ActionCatalogue& c, const Variant& v, const GameSt
   clear();
   if (s.is_over()) return;
   s.legal_moves(v, scratch);
-  order_.clear();
-  if (s.can_pass()) order_.emplace_back(ActionCatalogue::kPass, -1);
-  for (int k = 0; k < scratch.size(); ++k) order_.emplace_back(c.id_of_generated(scratch[k]), k);
-  std::sort(order_.begin(), order_.end());  // by id, then by the generator's order
-  for (const auto& [id, k] : order_) {
-    if (!ids.empty() && ids.back() == id) continue;
+  // The generator lists moves nearly in id order (by kind, then rank): most
+  // positions take the fast path, a check and a copy.
+  bool ascending = true;
+  if (s.can_pass()) ids.push_back(ActionCatalogue::kPass);
+  for (int k = 0; k < scratch.size(); ++k) {
+    const int32_t id = c.id_of_generated(scratch[k]);
+    ascending &= ids.empty() || ids.back() < id;
     ids.push_back(id);
-    moves.push_back(k < 0 ? kPass : scratch[k]);
+  }
+  if (ascending) {
+    if (s.can_pass()) moves.push_back(kPass);
+    moves.insert(moves.end(), scratch.begin(), scratch.end());
+    return;
+  }
+  // Else sort keys (id << 32 | position), position 0 for the pass and k + 1
+  // for the generator's k-th move: by id, then in the generator's order; of
+  // moves sharing an id, the first the generator made stays.
+  order_.clear();
+  for (size_t k = 0; k < ids.size(); ++k) {
+    const uint32_t position = s.can_pass() ? static_cast<uint32_t>(k) : static_cast<uint32_t>(k + 1);
+    order_.push_back(static_cast<uint64_t>(ids[k]) << 32 | position);
+  }
+  std::sort(order_.begin(), order_.end());
+  ids.clear();
+  for (const uint64_t key : order_) {
+    const auto id = static_cast<int32_t>(key >> 32);
+    if (!ids.empty() && ids.back() == id) continue;
+    const auto position = static_cast<uint32_t>(key);
+    ids.push_back(id);
+    moves.push_back(position == 0 ? kPass : scratch[static_cast<int>(position) - 1]);
   }
 }
 

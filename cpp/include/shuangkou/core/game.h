@@ -173,7 +173,7 @@ struct LegalActions {
   int size() const { return static_cast<int>(ids.size()); }
 
  private:
-  std::vector<std::pair<int32_t, int32_t>> order_;  // (id, index in the generator's list)
+  std::vector<uint64_t> order_;  // (id << 32 | position in the generator's list)
 };
 
 // A deal with its record: variant, set-up and history.
