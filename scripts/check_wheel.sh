@@ -51,7 +51,9 @@ assert len(res.arrays["scores"]) == 200
 configs = os.path.join(os.path.dirname(sk.__file__), "configs", "variants")
 assert sk.Rules(os.path.join(configs, "jj.yaml")).params == sk.Rules("jj").params
 assert sk.selfplay(variant="baibian", games=20, agents=["dmc", "heuristic"], seed=1)["games"] == 20
+static = os.path.join(os.path.dirname(sk.__file__), "play", "static")
+assert sorted(os.listdir(static)) == ["index.html", "table.css", "table.js"], os.listdir(static)
 print(f"check_wheel: the installed wheel ({sk._core.ARCH} build) plays ({res['outcomes']}), reads its shipped "
-      "configs and plays its shipped dmc weights")
+      "configs, plays its shipped dmc weights and ships the web table's page")
 EOF
 "$out/venv/bin/shuangkou" --version

@@ -14,6 +14,8 @@
 # and with --test:
 #   libgtest-dev   GoogleTest, for the C++ test suite
 #   clang-format   the C++ style check
+#   chromium, chromium-driver, fonts-wqy-zenhei
+#                  a real browser (and a Chinese font) for the web table's tests
 # Nothing else comes from the system: CMake, Ninja, pybind11, nlohmann-json
 # (headers) and every Python package come from PyPI into the virtual
 # environment. On another Linux, install a C++20 compiler and Python's headers
@@ -62,6 +64,9 @@ command -v g++ >/dev/null || command -v c++ >/dev/null || need+=(g++)
 if ((want_tests)); then
   [ -f /usr/include/gtest/gtest.h ] || [ -f /usr/local/include/gtest/gtest.h ] || need+=(libgtest-dev)
   command -v clang-format >/dev/null || need+=(clang-format)
+  command -v chromium >/dev/null || need+=(chromium)
+  [ -x /usr/bin/chromedriver ] || need+=(chromium-driver)
+  [ -d /usr/share/fonts/truetype/wqy ] || need+=(fonts-wqy-zenhei)
 fi
 if ((${#need[@]})); then
   if ! command -v apt-get >/dev/null; then

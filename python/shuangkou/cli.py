@@ -321,6 +321,12 @@ def _add_moves_read(sub: Any) -> None:
     read.set_defaults(func=_cmd_read)
 
 
+def _add_play(sub: Any) -> None:
+    from .play.run import add_parser  # (the table's module imports no web code until it runs)
+
+    add_parser(sub)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="shuangkou",
@@ -330,7 +336,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"shuangkou {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    for add in (_add_selfplay, _add_arena, _add_train, _add_moves_read):
+    for add in (_add_selfplay, _add_arena, _add_train, _add_play, _add_moves_read):
         add(sub)
     return parser
 

@@ -1,0 +1,189 @@
+"""The web server of `shuangkou play` (docs/play.md): Starlette on uvicorn.
+
+It serves the static page and one WebSocket per open page. Every message is checked
+(size, JSON, type, sequence number, the seat's token, the origin of the handshake) before
+the table sees it; a refused message gets an `error` reply, changes nothing and leaves
+the connection open. Each seat is sent only its own view (`Table.view`). Agents play in
+a worker thread, so one table's slow bot never blocks another table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .table import Table, TableError
+
+STATIC = Path(__file__).resolve().parent / "static"
+MAX_MESSAGE_BYTES = 4096
+MAX_CONNECTIONS = 256
+MAX_TABLES = 1000
+MESSAGE_TYPES = {"play", "pass", "hint", "auto", "start"}
+TICK_SECONDS = 0.25  # how often turn timers are checked
+
+
+class Room:
+    """The tables one server holds, each with its lock and its open connections."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, Table] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.sockets: dict[str, set[tuple[int, WebSocket]]] = {}
+        self.connections = 0
+
+    def add(self, table_id: str, table: Table) -> None:
+        if len(self.tables) >= MAX_TABLES:
+            raise ValueError(f"a server holds at most {MAX_TABLES} tables")
+        self.tables[table_id] = table
+        self.locks[table_id] = asyncio.Lock()
+        self.sockets[table_id] = set()
+
+    async def broadcast(self, table_id: str) -> None:
+        """Sends every connected seat of the table its own view."""
+        table = self.tables[table_id]
+        for seat, ws in list(self.sockets[table_id]):
+            try:
+                await ws.send_json(table.view(seat))
+            except Exception:  # noqa: BLE001 - a socket closing meanwhile is dropped on its own side
+                self.sockets[table_id].discard((seat, ws))
+
+    async def advance(self, table_id: str) -> None:
+        """Lets the agents and 托管 seats play (in a worker thread), then broadcasts."""
+        table = self.tables[table_id]
+        if await asyncio.to_thread(table.advance):
+            await self.broadcast(table_id)
+
+    async def tick(self) -> None:
+        """The turn timers of every table, every TICK_SECONDS."""
+        while True:
+            await asyncio.sleep(TICK_SECONDS)
+            for table_id, table in list(self.tables.items()):
+                async with self.locks[table_id]:
+                    if await asyncio.to_thread(table.tick):
+                        await self.broadcast(table_id)
+                        await self.advance(table_id)
+
+
+def _same_origin(ws: WebSocket) -> bool:
+    """A browser's handshake must come from a page of this server (a page elsewhere
+    cannot drive a local table); clients that send no Origin are not browsers."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True
+    return urlsplit(origin).netloc == ws.headers.get("host", "")
+
+
+def seq_of(text: str) -> int | None:
+    """The `seq` of a message, where it can be read (for the error reply naming it)."""
+    try:
+        seq = json.loads(text).get("seq") if len(text) <= MAX_MESSAGE_BYTES else None
+    except (ValueError, AttributeError):
+        return None
+    return seq if isinstance(seq, int) and not isinstance(seq, bool) else None
+
+
+def check_message(text: str, last_seq: int) -> dict[str, Any]:
+    """The message as a dict, checked for size, JSON, type and sequence number;
+    TableError naming the first problem."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
+        raise TableError(f"message over {MAX_MESSAGE_BYTES} bytes")
+    try:
+        msg = json.loads(text)
+    except ValueError:
+        raise TableError("message is not JSON") from None
+    if not isinstance(msg, dict):
+        raise TableError("message must be a JSON object")
+    kind = msg.get("type")
+    if kind not in MESSAGE_TYPES:
+        raise TableError(f"unknown message type {str(kind)[:40]!r} (known: {', '.join(sorted(MESSAGE_TYPES))})")
+    seq = msg.get("seq")
+    if isinstance(seq, bool) or not isinstance(seq, int):
+        raise TableError("message needs 'seq', an integer that grows with every message")
+    if seq <= last_seq:
+        raise TableError(f"seq {seq} was already used (the last was {last_seq}): a replayed message")
+    return msg
+
+
+def make_app(room: Room) -> Starlette:
+    """The ASGI app serving `room`'s tables."""
+
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
+
+    async def table_socket(ws: WebSocket) -> None:
+        table_id = ws.query_params.get("table", next(iter(room.tables), ""))
+        table = room.tables.get(table_id)
+        seat = table.seat_of_token(ws.query_params.get("token", "")) if table else None
+        if not _same_origin(ws) or table is None or seat is None or room.connections >= MAX_CONNECTIONS:
+            await ws.close(code=4403)  # (refused before it is accepted: no state is sent)
+            return
+        await ws.accept()
+        room.connections += 1
+        room.sockets[table_id].add((seat, ws))
+        table.state[seat].connected += 1
+        last_seq = 0
+        try:
+            async with room.locks[table_id]:
+                table.set_away(seat, False)  # back from a disconnect: the seat is theirs again
+                await room.broadcast(table_id)
+            while True:
+                text = await ws.receive_text()
+                try:
+                    msg = check_message(text, last_seq)
+                    last_seq = msg["seq"]
+                    async with room.locks[table_id]:
+                        reply = await asyncio.to_thread(table.handle, seat, msg)
+                        if reply is not None:
+                            await ws.send_json(reply)
+                        else:
+                            await room.broadcast(table_id)
+                            await room.advance(table_id)
+                except TableError as e:
+                    await ws.send_json({"type": "error", "seq": seq_of(text), "message": str(e)})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            room.connections -= 1
+            room.sockets[table_id].discard((seat, ws))
+            table.state[seat].connected -= 1
+            if table.state[seat].connected == 0:
+                async with room.locks[table_id]:
+                    table.set_away(seat, True)  # disconnected: a helper plays the seat
+                    await room.broadcast(table_id)
+                    await room.advance(table_id)
+
+    async def health(request: Request) -> Response:
+        return PlainTextResponse("ok")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        for table_id in room.tables:
+            room.locks[table_id] = asyncio.Lock()  # (bound to this event loop)
+            await room.advance(table_id)
+        ticker = asyncio.get_running_loop().create_task(room.tick())
+        try:
+            yield
+        finally:
+            ticker.cancel()
+
+    return Starlette(
+        routes=[
+            Route("/", page),
+            Route("/health", health),
+            WebSocketRoute("/ws", table_socket),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        lifespan=lifespan,
+    )

@@ -1,0 +1,378 @@
+"""The web table's server (shuangkou.play), driven through Starlette's ASGI test client:
+every message type, every refusal, what each seat may see, timeouts, disconnects."""
+
+import json
+
+import pytest
+import shuangkou as sk
+from shuangkou.play import server as play_server
+from shuangkou.play.server import MAX_MESSAGE_BYTES, Room, make_app
+from shuangkou.play.table import Table
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
+
+
+class Client(TestClient):
+    """The test client of one table; its sockets are closed before it stops (a socket
+    left open would keep the server, and the test, waiting)."""
+
+    def __init__(self, app):
+        super().__init__(app)
+        self.conns = []
+
+    def __exit__(self, *exc):
+        for conn in self.conns:
+            conn.close()
+        return super().__exit__(*exc)
+
+
+def make_client(seats, variant="baibian", seed=4, **table_args):
+    table = Table(sk.Rules(variant), seats, seed=seed, **{"turn_seconds": None, **table_args})
+    room = Room()
+    room.add("t1", table)
+    return Client(make_app(room)), table
+
+
+class Conn:
+    """One page's socket: sends with growing seq, reads until a condition holds."""
+
+    def __init__(self, client, table, seat, **headers):
+        self.ws = client.websocket_connect(f"/ws?table=t1&token={table.state[seat].token}", headers=headers)
+        self.ws.__enter__()
+        self.seq = 0
+        self.last = None
+        self.open = True
+        client.conns.append(self)
+
+    def send(self, kind, **fields):
+        self.seq += 1
+        self.ws.send_text(json.dumps({"type": kind, "seq": self.seq, **fields}))
+
+    def read(self):
+        msg = self.ws.receive_json()
+        if msg["type"] == "state":
+            self.last = msg
+        return msg
+
+    def until(self, pred, limit=400):
+        for _ in range(limit):
+            msg = self.read()
+            if pred(msg):
+                return msg
+        raise AssertionError("condition not reached")
+
+    def my_turn(self):
+        return self.until(lambda m: m["type"] == "state" and (m["your_turn"] or m["phase"] == "over"))
+
+    def close(self):
+        if self.open:
+            self.open = False
+            self.ws.__exit__(None, None, None)
+
+
+def play_by_hints(conn):
+    """Plays the seat's turns with the first hint (passing where nothing beats) to the end."""
+    state = conn.my_turn()
+    while state["phase"] != "over":
+        conn.send("hint")
+        hint = conn.until(lambda m: m["type"] == "hint")
+        if hint["count"] == 0:
+            conn.send("pass")
+        else:
+            conn.send("play", cards=hint["cards"])
+        reply = conn.until(lambda m: m["type"] in ("state", "choose", "error"))
+        assert reply["type"] != "error", reply
+        if reply["type"] == "choose":
+            conn.send("play", cards=hint["cards"], reading=0)
+        state = conn.my_turn()
+    return state
+
+
+def test_a_whole_deal_against_three_bots_ends_in_a_settlement():
+    client, table = make_client(["human", "heuristic", "greedy", "heuristic"])
+    with client:
+        conn = Conn(client, table, 0)
+        final = play_by_hints(conn)
+        s = final["settlement"]
+        assert sorted(s["places"]) == [0, 1, 2, 3] and len(s["hands"]) == 4
+        assert sum(s["scores"]) == 0 and s["scores"] == table.game.score_breakdown()["total"]
+        assert final["history"] and final["history"][0]["seat"] == table.game.history()[0][0]
+        conn.close()
+
+
+PUBLIC_KEYS = {
+    "type", "seat", "names", "variant", "deal", "deals", "match", "phase", "to_act", "your_turn", "can_pass",
+    "hand", "groups", "partner_hand", "cards_left", "table", "passes", "history", "auto", "strikes", "deadline",
+    "revealed", "swapped", "bombs", "finish_order",
+}  # fmt: skip
+
+
+def record_deal(seats, seed):
+    """Every state message seat 0 receives in a deal it plays by hints."""
+    client, table = make_client(seats, seed=seed)
+    states = []
+    with client:
+        conn = Conn(client, table, 0)
+        original = conn.read
+
+        def recording_read():
+            msg = original()
+            if msg["type"] == "state":
+                states.append(msg)
+            return msg
+
+        conn.read = recording_read
+        play_by_hints(conn)
+        conn.close()
+    return states
+
+
+def test_what_a_seat_receives_is_only_what_it_may_see():
+    # Every state seat 0 receives during a deal: its own hand, the partner's only once
+    # seat 0 has gone out, the public record; every hand only in the settlement.
+    seats = ["human", "random", "random", "random"]
+    for seed in range(1, 20):  # the first deal in which seat 0 goes out before its partner
+        states = record_deal(seats, seed)
+        if any(v["partner_hand"] for v in states):
+            break
+    table = Table(sk.Rules("baibian"), seats, seed=seed, turn_seconds=None)
+    initial = [h.split() for h in table.game.initial_hands()]
+
+    def left(seat, history):  # a hand as the message's own history leaves it
+        cards = list(initial[seat])
+        for a in history:
+            if a["seat"] == seat:
+                for c in a["cards"]:
+                    cards.remove(c)
+        return sorted(cards)
+
+    assert len(states) > 10 and any(v["partner_hand"] for v in states)
+    for v in states:
+        over = v["phase"] == "over"
+        assert set(v) == PUBLIC_KEYS | ({"settlement", "multiplier"} if over else set()), set(v) ^ PUBLIC_KEYS
+        if over:
+            continue
+        assert sorted(v["hand"]) == left(0, v["history"])
+        assert sorted(c for g in v["groups"] for c in g) == sorted(v["hand"])
+        if 0 in v["finish_order"]:
+            assert sorted(v["partner_hand"]) == left(2, v["history"])
+        else:
+            assert v["partner_hand"] is None
+
+
+def test_jj_shows_the_partner_hand_from_the_start():
+    client, table = make_client(["human", "heuristic", "heuristic", "heuristic"], variant="jj")
+    with client:
+        conn = Conn(client, table, 0)
+        v = conn.until(lambda m: m["type"] == "state")
+        assert v["partner_hand"] is not None and len(v["partner_hand"]) == v["cards_left"][2]
+        conn.close()
+    client, table = make_client(["human", "heuristic", "heuristic", "heuristic"], variant="classic")
+    with client:
+        conn = Conn(client, table, 0)
+        assert conn.until(lambda m: m["type"] == "state")["partner_hand"] is None
+        conn.close()
+
+
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        ("{not json", "not JSON"),
+        ("[1, 2]", "JSON object"),
+        ('{"type": "dance", "seq": 1}', "unknown message type"),
+        ('{"type": "pass"}', "needs 'seq'"),
+        ('{"type": "pass", "seq": true}', "needs 'seq'"),
+        ('{"type": "play", "seq": 1, "cards": "3"}', "list of card tokens"),
+        ('{"type": "play", "seq": 1, "cards": ["Z"]}', "play:"),
+        ('{"type": "play", "seq": 1, "cards": ["3", "3", "3", "3", "3"]}', "you do not hold"),
+        ('{"type": "auto", "seq": 1, "on": "yes"}', "true or false"),
+        ('{"type": "start", "seq": 1}', "still being played"),
+        ("x" * (MAX_MESSAGE_BYTES + 1), f"over {MAX_MESSAGE_BYTES} bytes"),
+    ],
+)
+def test_bad_messages_are_refused_and_change_nothing(text, needle):
+    client, table = make_client(["human", "heuristic", "heuristic", "heuristic"])
+    with client:
+        conn = Conn(client, table, 0)
+        before = conn.my_turn()
+        record = table.game.to_json()
+        conn.ws.send_text(text)
+        err = conn.until(lambda m: m["type"] == "error")
+        assert needle in err["message"], err
+        assert table.game.to_json() == record
+        conn.seq = 100  # the connection stays usable
+        conn.send("hint")
+        assert conn.until(lambda m: m["type"] == "hint")["count"] >= 1
+        assert before["your_turn"]
+        conn.close()
+
+
+def test_an_illegal_play_names_why_and_a_replayed_seq_is_refused():
+    client, table = make_client(["human", "heuristic", "heuristic", "heuristic"])
+    with client:
+        conn = Conn(client, table, 0)
+        state = conn.my_turn()
+        hand = state["hand"]
+        singles = [c for c in dict.fromkeys(hand) if hand.count(c) == 1]
+        pair_of_different = [hand[0], hand[-1]] if hand[0] != hand[-1] else None
+        record = table.game.to_json()
+        if pair_of_different:
+            conn.send("play", cards=pair_of_different)
+            err = conn.until(lambda m: m["type"] == "error")
+            assert (
+                "not a play" in err["message"] or "does not beat" in err["message"] or "cannot lead" in err["message"]
+            )
+            assert err["seq"] == conn.seq and table.game.to_json() == record
+        conn.ws.send_text(json.dumps({"type": "hint", "seq": conn.seq}))  # the same seq again
+        assert "already used" in conn.until(lambda m: m["type"] == "error")["message"]
+        assert singles is not None
+        conn.close()
+
+
+def test_acting_out_of_turn_is_refused():
+    client, table = make_client(["human", "human", "heuristic", "heuristic"])
+    with client:
+        a, b = Conn(client, table, 0), Conn(client, table, 1)
+        a.until(lambda m: m["type"] == "state")
+        b.until(lambda m: m["type"] == "state")
+        waiting = b if table.game.current_player() == 0 else a
+        waiting.send("pass")
+        err = waiting.until(lambda m: m["type"] == "error")
+        assert "turn, not yours" in err["message"]
+        a.close()
+        b.close()
+
+
+def test_a_wrong_token_or_a_foreign_origin_is_refused_at_the_handshake():
+    client, table = make_client(["human", "heuristic", "heuristic", "heuristic"])
+    with client:
+        with pytest.raises(WebSocketDisconnect):
+            with client.websocket_connect("/ws?table=t1&token=not-a-token") as ws:
+                ws.receive_json()
+        with pytest.raises(WebSocketDisconnect):
+            headers = {"origin": "http://evil.example"}
+            with client.websocket_connect(f"/ws?table=t1&token={table.state[0].token}", headers=headers) as ws:
+                ws.receive_json()
+        ok = Conn(client, table, 0, origin="http://testserver")  # the page's own origin is fine
+        assert ok.until(lambda m: m["type"] == "state")["seat"] == 0
+        ok.close()
+
+
+def test_auto_play_takes_the_seat_and_gives_it_back():
+    # Seat 1 is a person who does not act, so the deal waits there with seat 0 under 托管.
+    client, table = make_client(["human", "human", "heuristic", "heuristic"])
+    with client:
+        conn, other = Conn(client, table, 0), Conn(client, table, 1)
+        conn.until(lambda m: m["type"] == "state")
+        conn.send("auto", on=True)
+        v = conn.until(lambda m: m["type"] == "state" and m["auto"][0])
+        assert v["auto"] == [True, False, False, False]
+        conn.until(lambda m: m["type"] == "state" and m["to_act"] == 1)
+        conn.send("hint")
+        assert "托管" in conn.until(lambda m: m["type"] == "error")["message"]  # every button but 托管 is off
+        conn.send("auto", on=False)
+        assert conn.until(lambda m: m["type"] == "state" and not m["auto"][0])["auto"][0] is False
+        assert not table.state[0].auto and table.game.current_player() == 1 and other.open
+
+
+def test_three_timeouts_put_the_seat_under_auto_play(monkeypatch):
+    monkeypatch.setattr(play_server, "TICK_SECONDS", 0.02)
+    client, table = make_client(["human", "heuristic", "heuristic", "heuristic"], turn_seconds=0.05)
+    with client:
+        conn = Conn(client, table, 0)
+        v = conn.until(lambda m: m["type"] == "state" and (m["auto"][0] or m["phase"] == "over"), limit=2000)
+        assert v["phase"] == "over" or (v["auto"][0] and v["strikes"][0] == 3)
+        conn.close()
+
+
+def test_a_disconnect_puts_the_seat_under_auto_play_and_a_reconnect_takes_it_back():
+    client, table = make_client(["human", "human", "heuristic", "heuristic"])
+    with client:
+        a, b = Conn(client, table, 0), Conn(client, table, 1)
+        a.until(lambda m: m["type"] == "state")
+        b.close()
+        v = a.until(lambda m: m["type"] == "state" and (m["auto"][1] or m["phase"] == "over"))
+        assert v["auto"][1] or v["phase"] == "over"
+        if v["phase"] != "over":
+            b = Conn(client, table, 1)
+            back = b.until(lambda m: m["type"] == "state")
+            assert back["auto"][1] is False and back["seat"] == 1
+            b.close()
+        a.close()
+
+
+def test_the_page_and_its_files_are_served():
+    client, _ = make_client(["human", "heuristic", "heuristic", "heuristic"])
+    with client:
+        page = client.get("/")
+        assert page.status_code == 200 and "table.js" in page.text
+        assert client.get("/static/table.js").status_code == 200
+        assert client.get("/static/../server.py").status_code == 404
+
+
+def test_a_match_goes_on_to_the_next_deal_when_started():
+    client, table = make_client(["human", "greedy", "greedy", "greedy"], deals=2, match=True)
+    with client:
+        conn = Conn(client, table, 0)
+        play_by_hints(conn)
+        assert conn.last["totals"] is not None
+        conn.send("start")
+        v = conn.until(lambda m: m["type"] == "state" and m["deal"] == 2)
+        assert v["phase"] == "playing" and "settlement" not in v
+        conn.close()
+
+
+def test_the_play_command_serves_a_table_on_loopback(tmp_path):
+    # The real server (uvicorn): the command prints each seat's link, a WebSocket client
+    # joins with it and gets its seat's state; a bad origin is refused.
+    import os
+    import subprocess
+    import sys
+    from urllib.parse import parse_qs, urlsplit
+
+    from websockets.sync.client import connect
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    cmd = [sys.executable, "-m", "shuangkou", "play", "--no-browser", "--seats", "human,greedy,human,greedy",
+           "--out", str(tmp_path / "out"), "--turn-seconds", "0"]  # fmt: skip
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        lines = [p.stdout.readline().strip() for _ in range(4)]
+        assert [ln.split(":")[0] for ln in lines] == ["seat 0", "seat 1", "seat 2", "seat 3"], lines
+        assert lines[1].endswith("greedy") and lines[3].endswith("greedy")
+        link = urlsplit(lines[2].split(": ", 1)[1])
+        assert link.hostname == "127.0.0.1" and parse_qs(link.query)["seat"] == ["2"]
+        with connect(f"ws://{link.netloc}/ws?{link.query}") as ws:
+            state = json.loads(ws.recv(timeout=30))
+            assert state["type"] == "state" and state["seat"] == 2 and len(state["hand"]) == 27
+            ws.send(json.dumps({"type": "hint", "seq": 1}))
+            while (msg := json.loads(ws.recv(timeout=30)))["type"] == "state":
+                pass
+            assert msg["type"] in ("hint", "error")
+        with pytest.raises(Exception):  # noqa: B017 - the handshake is refused (a 403 from another origin)
+            with connect(f"ws://{link.netloc}/ws?{link.query}", origin="http://evil.example") as ws:
+                ws.recv(timeout=5)
+    finally:
+        p.terminate()
+        p.wait(timeout=30)
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["--seats", "human,greedy"], "four entries"),
+        (["--seats", "greedy,greedy,greedy,greedy"], "at least one seat is 'human'"),
+        (["--seats", "human,nobody,greedy,greedy"], "unknown agent 'nobody'"),
+        (["--deals", "0"], "deals: an integer >= 1"),
+        (["--turn-seconds", "-1"], "--turn-seconds"),
+        (["--port", "70000"], "--port"),
+        (["--variant", "nope"], "unknown variant preset"),
+    ],
+)
+def test_bad_play_arguments_are_one_line_errors(args, needle):
+    from cli_util import assert_cli_error, run_cli
+
+    p = run_cli("play", "--no-browser", *args)
+    assert_cli_error(p, needle)
