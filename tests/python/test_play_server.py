@@ -376,3 +376,19 @@ def test_bad_play_arguments_are_one_line_errors(args, needle):
 
     p = run_cli("play", "--no-browser", *args)
     assert_cli_error(p, needle)
+
+
+def test_the_cli_works_without_the_web_stack_and_play_names_what_is_missing():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['starlette'] = sys.modules['uvicorn'] = None\n"
+        "from shuangkou.cli import main\n"
+        "sys.argv = ['shuangkou', 'play', '--no-browser']\n"
+        "sys.exit(main())"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1 and "pip install '.[play]'" in p.stderr and "Traceback" not in p.stderr, p.stderr
+    p = subprocess.run([sys.executable, "-m", "shuangkou", "--version"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0

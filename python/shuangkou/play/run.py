@@ -12,7 +12,6 @@ from typing import Any
 
 from .. import _core
 from ..outputs import prepare_out
-from .server import Room, make_app
 from .table import HUMAN, Table
 
 DEFAULT_SEATS = "human,heuristic,heuristic,heuristic"
@@ -34,7 +33,12 @@ def _records(out: str | None) -> Any:
 
 def play(args: Any) -> int:
     """Runs the table until Ctrl-C."""
-    import uvicorn  # (the optional web stack: pip install ".[play]")
+    try:  # (the optional web stack: the rest of the CLI works without it)
+        import uvicorn
+
+        from .server import Room, make_app
+    except ImportError as e:
+        raise ValueError(f"shuangkou play needs the web stack: pip install '.[play]' ({e})") from None
 
     seats = [s.strip() for s in args.seats.split(",")]
     if args.turn_seconds < 0:
