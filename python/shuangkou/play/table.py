@@ -296,10 +296,11 @@ class Table:
         obs = g.observation(seat)
         to_act = g.current_player()
         top = g.top()
+        actions = g.history()  # (converted once: a view is built for every seat after every move)
         history = [
-            {"seat": s, "cards": _tokens(p.cards) if p else [], "kind": p.kind if p else "pass"} for s, p in g.history()
+            {"seat": s, "cards": _tokens(p.cards) if p else [], "kind": p.kind if p else "pass"} for s, p in actions
         ]
-        bombs = [{"seat": s, "cards": _tokens(p.cards), "stars": p.stars} for s, p in g.history() if p and p.is_bomb]
+        bombs = [{"seat": s, "cards": _tokens(p.cards), "stars": p.stars} for s, p in actions if p and p.is_bomb]
         revealed = g.revealed_card
         out: dict[str, Any] = {
             "type": "state",
