@@ -45,6 +45,7 @@ __all__ = [
     "Bot",
     "Decisions",
     "agent_label",
+    "agent_step",
     "is_bot",
     "reset_agent",
     "resolve_agent",
@@ -291,21 +292,55 @@ def decide(agent: AgentLike, core: Any, rows: np.ndarray, rules: _core.Rules, wh
     VectorEnvCore, checked: integers, one per row, each legal in its row (ValueError
     naming the agent otherwise). An exception the agent raises becomes an AgentError
     naming it."""
-    seats = core.current_player[rows].astype(np.int64)
+    offsets = core.legal_offsets
+    return _choose(
+        agent,
+        core.obs[rows],
+        core.mask[rows],
+        core.current_player[rows].astype(np.int64),
+        lambda: [core.legal_ids[offsets[j] : offsets[j + 1]] for j in rows],
+        lambda: [core.legal_features[offsets[j] : offsets[j + 1]] for j in rows],
+        rules,
+        who,
+    )
+
+
+def agent_step(agent: AgentLike, game: _core.Game, who: str | None = None) -> int:
+    """The legal action id `agent` (resolved) plays for the player to act in `game`: one
+    position, as the web table and tools ask. Checked as `decide` checks a batch."""
+    if is_bot(agent):
+        return agent.step(game)
+    rules = game.rules
+    ids = np.asarray(game.legal_action_ids(), dtype=np.int32)
+    mask = np.zeros((1, rules.num_actions), dtype=np.int8)
+    mask[0, ids] = 1
+    obs = _core.encode_observation(game, game.current_player())[None, :]
+    seats = np.array([game.current_player()], dtype=np.int64)
+
+    def features() -> list[np.ndarray]:
+        return [_core.encode_moves([rules.catalogue.pattern(int(i)) for i in ids])]
+
+    chosen = _choose(agent, obs, mask, seats, lambda: [ids], features, rules, who or agent_label(agent))
+    return int(chosen[0])
+
+
+def _choose(
+    agent: AgentLike,
+    obs: np.ndarray,
+    mask: np.ndarray,
+    seats: np.ndarray,
+    legal_ids: Callable[[], list[np.ndarray]],
+    legal_features: Callable[[], list[np.ndarray]],
+    rules: _core.Rules,
+    who: str,
+) -> np.ndarray:
+    """Asks a Python agent for one action per row (an `Agent` gets `Decisions`, built
+    only for it; a callable gets (obs, mask, seats)) and checks the answer."""
     try:
         if isinstance(agent, Agent):
-            offsets = core.legal_offsets
-            d = Decisions(
-                obs=core.obs[rows],
-                mask=core.mask[rows],
-                seats=seats,
-                legal_ids=[core.legal_ids[offsets[j] : offsets[j + 1]] for j in rows],
-                legal_features=[core.legal_features[offsets[j] : offsets[j + 1]] for j in rows],
-                rules=rules,
-            )
-            chosen = agent.act(d)
+            chosen = agent.act(Decisions(obs, mask, seats, legal_ids(), legal_features(), rules))
         else:
-            chosen = agent(core.obs[rows], core.mask[rows], seats)
+            chosen = agent(obs, mask, seats)
     except (Exception, SystemExit) as e:  # (an agent must not end the run by exiting)
         raise AgentError(f"{who} raised {type(e).__name__}: {e}") from e
     try:
@@ -314,13 +349,13 @@ def decide(agent: AgentLike, core: Any, rows: np.ndarray, rules: _core.Rules, wh
         raise AgentActionError(
             f"{who} returned a {type(chosen).__name__} that is not an array of action ids ({_describe(e)})"
         ) from e
-    actions = checked_actions(array, len(rows), core.num_actions, who)
-    illegal = np.flatnonzero(core.mask[rows, actions] == 0)
+    actions = checked_actions(array, len(seats), mask.shape[1], who)
+    illegal = np.flatnonzero(mask[np.arange(len(seats)), actions] == 0)
     if len(illegal):
         k = int(illegal[0])
         raise AgentActionError(
             f"{who} chose action {int(actions[k])}, which is not legal for seat {int(seats[k])} there "
-            f"(row {k} of its batch of {len(rows)}; legal: the mask's 1s)"
+            f"(row {k} of its batch of {len(seats)}; legal: the mask's 1s)"
         )
     return actions
 

@@ -36,8 +36,9 @@ import numpy as np
 
 from . import _core
 from ._args import int_arg
-from .agents import Agent, AgentLike, resolve_agent, unique_labels
+from .agents import Agent, AgentLike, is_bot, resolve_agent, unique_labels
 from .memory import check_memory
+from .replays import ReplayWriter
 from .selfplay import OUTCOMES, selfplay
 from .stats import bradley_terry, t975, wilson_interval
 
@@ -176,6 +177,8 @@ def arena(
     seed: int | None = None,
     batch: int = 1024,
     progress: Callable[[int, int], Any] | None = None,
+    replays: int = 0,
+    replay_path: str | os.PathLike | None = None,
     **overrides: Any,
 ) -> ArenaResult:
     """Round robin of duplicate matches between `agents`; returns the summary (a dict,
@@ -187,7 +190,9 @@ def arena(
     pair, a count (deals 0..deals-1 of `seed`) or an evaluation set "eval-v1:N" (which
     fixes the seed). threads: None or 0 for every core. batch: deals side by side for
     Python agents. progress(done, total) is called now and then with the deals played so
-    far over all pairs (each duplicate pair is two deals).
+    far over all pairs (each duplicate pair is two deals). replays: the first N deals of
+    each pair and half are written to replay_path (gzip JSON lines of {"agents", "pair",
+    "half", "seed", "record"}; `shuangkou replay` shows them); built-in agents only.
     """
     if isinstance(agents, str):
         agents = [a.strip() for a in agents.split(",")]
@@ -205,11 +210,33 @@ def arena(
         raise ValueError(f"progress: a callable progress(done, total) or None, got {type(progress).__name__}")
     pairs_ix = [(i, j) for i in range(len(resolved)) for j in range(i + 1, len(resolved))]
     check_arena_memory(n, len(resolved))
+    replays = int_arg(replays, "replays", 0, n, f" (at most deals={n})")
+    if bool(replays) != (replay_path is not None):
+        raise ValueError("replays and replay_path go together: give both (a count and a .jsonl.gz file) or neither")
+    if replays and not all(is_bot(a) for a in resolved):
+        raise ValueError("replays are recorded for built-in agents only")
     # (a dmc:PATH agent's network was read once, by resolve_agent: every pair and both
     # halves play it even if the file is rewritten meanwhile, as a training run does)
-    return _play_round_robin(
-        variant, rules, resolved, labels, pairs_ix, n, base_seed, eval_set, threads, batch, progress
-    )
+    writer = ReplayWriter(replay_path) if replays else None
+    try:
+        return _play_round_robin(
+            variant,
+            rules,
+            resolved,
+            labels,
+            pairs_ix,
+            n,
+            base_seed,
+            eval_set,
+            threads,
+            batch,
+            progress,
+            replays,
+            writer,
+        )
+    finally:
+        if writer is not None:
+            writer.close()
 
 
 def _play_round_robin(
@@ -224,8 +251,11 @@ def _play_round_robin(
     threads: int,
     batch: int,
     progress: Callable[[int, int], Any] | None,
+    replays: int = 0,
+    writer: ReplayWriter | None = None,
 ) -> ArenaResult:
-    """Plays every pair of `resolved` (labelled `labels`) over deals 0..n-1 of `base_seed`."""
+    """Plays every pair of `resolved` (labelled `labels`) over deals 0..n-1 of `base_seed`;
+    the first `replays` deals of each half go to `writer`."""
     total = 2 * n * len(pairs_ix)
     played = 0
     start = time.perf_counter()
@@ -233,15 +263,27 @@ def _play_round_robin(
     arrays: dict[tuple[str, str], dict[str, Any]] = {}
     for i, j in pairs_ix:
         halves = []
-        for first, second in ((resolved[i], resolved[j]), (resolved[j], resolved[i])):
+        for half, (first, second) in enumerate(((resolved[i], resolved[j]), (resolved[j], resolved[i]))):
 
             def report(done: int, before: int = played) -> bool:
                 if progress is not None:
                     progress(before + done, total)
                 return True
 
+            seated = None
+            if writer is not None:
+                a, b = (labels[i], labels[j]) if half == 0 else (labels[j], labels[i])
+                seated = writer.for_seats([a, b, a, b], pair=[labels[i], labels[j]], half=half, seed=base_seed)
             r = selfplay(
-                rules, games=n, agents=[first, second], threads=threads, seed=base_seed, batch=batch, progress=report
+                rules,
+                games=n,
+                agents=[first, second],
+                threads=threads,
+                seed=base_seed,
+                batch=batch,
+                progress=report,
+                replays=replays if seated else 0,
+                replay_path=seated,
             )
             halves.append(r.arrays)
             played += n

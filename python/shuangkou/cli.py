@@ -161,8 +161,11 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     int_arg(args.threads, "--threads", 0, _core.MAX_THREADS, " (0: every core)")
     check_arena_memory(n, len(agents))
     out = Path(args.out) if args.out else None
+    replays = int_arg(args.replays, "--replays", 0, n, f" (at most the deals, {n})")
+    if replays and out is None:
+        raise ValueError("--replays needs --out (the replays go to OUT/replays.jsonl.gz)")
     if out is not None:
-        prepare_out(out, list(FILES))
+        prepare_out(out, list(FILES) + (["replays.jsonl.gz"] if replays else []))
     pairs = len(agents) * (len(agents) - 1) // 2
     bar = tqdm(
         total=2 * n * pairs,
@@ -184,13 +187,15 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             threads=args.threads,
             seed=seed,
             progress=progress,
+            replays=replays,
+            replay_path=out / "replays.jsonl.gz" if replays else None,
             **overrides,
         )
     finally:
         bar.close()
     print(markdown(result, plots=False), end="")
     if out is not None:
-        paths = write_report(result, out)
+        paths = write_report(result, out) + ([out / "replays.jsonl.gz"] if replays else [])
         print(f"wrote {', '.join(str(p) for p in paths)}")
     return 0
 
@@ -276,6 +281,12 @@ def _add_arena(sub: Any) -> None:
         help="base seed (0 if not given; not allowed with an evaluation set, which fixes its own)",
     )
     ar.add_argument("--out", default=None, help="folder for results.json, pairs.csv, the plots and report.md")
+    ar.add_argument(
+        "--replays",
+        type=int,
+        default=0,
+        help="record the first N deals of each pair and half in OUT/replays.jsonl.gz (shuangkou replay shows them)",
+    )
     _variant_options(ar)
     ar.set_defaults(func=_cmd_arena)
 
@@ -322,9 +333,10 @@ def _add_moves_read(sub: Any) -> None:
 
 
 def _add_play(sub: Any) -> None:
-    from .play.run import add_parser  # (the table's module imports no web code until it runs)
+    from .play.run import add_parser, add_replay_parser  # (no web code is imported until they run)
 
     add_parser(sub)
+    add_replay_parser(sub)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -122,7 +122,8 @@ def selfplay(
 
     start = time.perf_counter()
     if all(is_bot(a) for a in names):
-        writer = ReplayWriter(replay_path) if replays_n else None
+        opened = bool(replays_n) and not _is_writer(replay_path)
+        writer = ReplayWriter(replay_path) if opened else replay_path if replays_n else None
         try:
             arrays = _core.run_selfplay(
                 rules,
@@ -135,7 +136,7 @@ def selfplay(
                 progress=report,
             )
         finally:
-            if writer:
+            if opened:
                 writer.close()
     else:
         arrays = _selfplay_batched(rules, games, names, threads, seed, batch, report)
@@ -156,6 +157,12 @@ def selfplay(
     return result
 
 
+def _is_writer(obj: Any) -> bool:
+    """An open replay writer (ReplayWriter, or its for_seats view) given for replay_path:
+    the caller keeps it and closes it."""
+    return callable(getattr(obj, "write", None)) and callable(getattr(obj, "close", None))
+
+
 def _replay_count(replays: Any, replay_path: Any, games: int, agents: list[AgentLike]) -> int:
     """The number of deals to record (-1: all) from `replays` and `replay_path`;
     ValueError naming what does not go together."""
@@ -169,7 +176,7 @@ def _replay_count(replays: Any, replay_path: Any, games: int, agents: list[Agent
         raise ValueError("replays requested: give replay_path (a .jsonl.gz file)")
     if replay_path is not None and not count:
         raise ValueError("replay_path given but replays is 0: ask for replays=N or 'all', or leave replay_path out")
-    if replay_path is not None and not isinstance(replay_path, (str, os.PathLike)):
+    if replay_path is not None and not isinstance(replay_path, (str, os.PathLike)) and not _is_writer(replay_path):
         raise ValueError(f"replay_path: a file name, got {type(replay_path).__name__} {replay_path!r}")
     if count and not all(is_bot(a) for a in agents):
         raise ValueError("replays are recorded for built-in agents only")

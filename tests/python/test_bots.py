@@ -1,6 +1,7 @@
 """Bots as objects (shuangkou.Bot): made once from the registry, passed through every runner."""
 
 import copy
+import math
 import pickle
 
 import numpy as np
@@ -89,3 +90,19 @@ def test_copies_and_pickles_are_the_same_bot():
 def test_module_callables_are_labelled_as_typed():
     labels = seat_labels([resolve_agent("agents_for_tests:last_legal"), resolve_agent("heuristic")] * 2)
     assert labels == ["agents_for_tests:last_legal", "heuristic"] * 2
+
+
+def test_the_dmc_bot_rates_every_legal_action_and_plays_its_best():
+    rules = sk.Rules("baibian")
+    dmc, heuristic = sk.Bot("dmc"), sk.Bot("heuristic")
+    for seed in range(3):
+        g = sk.Game(rules, seed=seed)
+        while not g.is_over():
+            values = dmc.values(g)
+            assert sorted(values) == sorted(int(i) for i in g.legal_action_ids())
+            assert all(math.isfinite(v) for v in values.values())
+            assert dmc.step(g) == max(values, key=values.get)
+            assert heuristic.values(g) is None
+            g.apply_action(heuristic.step(g))
+        with pytest.raises(ValueError, match="the deal is over"):
+            dmc.values(g)

@@ -1562,3 +1562,22 @@ def test_score_with_more_threes_than_two_decks_hold_raises_value_error(count):
     with pytest.raises(ValueError):  # over several seats too
         r.score(finish_order=[0, 2, 1, 3], bombs=[(s % 4, "3 3 3 3") for s in range(count)])
     assert r.score(finish_order=[0, 2, 1, 3], bombs=[(0, "3 3 3 3"), (1, "3 3 3 3")]) is not None
+
+
+@pytest.mark.parametrize("variant", ["classic", "baibian", "qianbian", "jj"])
+def test_multipliers_so_far_end_as_the_one_that_counted(variant):
+    bot = sk.Bot("heuristic")
+    seen_bombs = 0
+    for seed in range(12):
+        g = sk.Game(sk.Rules(variant), seed=seed)
+        assert g.multipliers() == [1, 1]
+        previous = [1, 1]
+        while not g.is_over():
+            g.apply_action(bot.step(g))
+            now = g.multipliers()
+            assert all(a >= b for a, b in zip(now, previous))  # bombs only ever add
+            previous = now
+        winners = g.finish_order()[0] % 2
+        assert g.multipliers()[winners] == g.score_breakdown()["multiplier"]
+        seen_bombs += any(p and p.is_bomb for _, p in g.history())
+    assert seen_bombs  # (the deals played some bombs)

@@ -7,7 +7,7 @@ import pytest
 import shuangkou as sk
 from shuangkou.play import server as play_server
 from shuangkou.play.server import MAX_MESSAGE_BYTES, Room, make_app
-from shuangkou.play.table import Table
+from shuangkou.play.table import Table, TableError
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -105,7 +105,7 @@ def test_a_whole_deal_against_three_bots_ends_in_a_settlement():
 PUBLIC_KEYS = {
     "type", "seat", "names", "variant", "deal", "deals", "match", "phase", "to_act", "your_turn", "can_pass",
     "hand", "groups", "partner_hand", "cards_left", "table", "passes", "history", "auto", "strikes", "deadline",
-    "revealed", "swapped", "bombs", "finish_order",
+    "revealed", "swapped", "bombs", "multipliers", "finish_order", "ready", "waiting", "ready_deadline", "more_deals", "advisor",
 }  # fmt: skip
 
 
@@ -235,9 +235,9 @@ def test_acting_out_of_turn_is_refused():
     client, table = make_client(["human", "human", "heuristic", "heuristic"])
     with client:
         a, b = Conn(client, table, 0), Conn(client, table, 1)
-        a.until(lambda m: m["type"] == "state")
-        b.until(lambda m: m["type"] == "state")
-        waiting = b if table.game.current_player() == 0 else a
+        # (the bots may still be playing: wait for a person's turn)
+        state = a.until(lambda m: m["type"] == "state" and m["to_act"] in (0, 1))
+        waiting = b if state["to_act"] == 0 else a
         waiting.send("pass")
         err = waiting.until(lambda m: m["type"] == "error")
         assert "turn, not yours" in err["message"]
@@ -392,3 +392,140 @@ def test_the_cli_works_without_the_web_stack_and_play_names_what_is_missing():
     assert p.returncode == 2 and "pip install '.[play]'" in p.stderr and "Traceback" not in p.stderr, p.stderr
     p = subprocess.run([sys.executable, "-m", "shuangkou", "--version"], capture_output=True, text=True, timeout=60)
     assert p.returncode == 0
+
+
+def test_the_advisor_names_its_play_and_a_q_networks_best_values():
+    client, table = make_client(["human", "greedy", "greedy", "greedy"], advisor="dmc")
+    with client:
+        conn = Conn(client, table, 0)
+        state = conn.my_turn()
+        assert state["advisor"] == "dmc"
+        conn.send("advise")
+        advice = conn.until(lambda m: m["type"] in ("advice", "error"))
+        assert advice["type"] == "advice" and advice["agent"] == "dmc"
+        legal = {tuple(p.cards.split()) for p in table.game.legal_moves()} | {()}
+        assert tuple(sorted(advice["cards"])) in {tuple(sorted(c)) for c in legal}
+        values = advice["values"]
+        assert 1 <= len(values) <= 5 and [v["q"] for v in values] == sorted((v["q"] for v in values), reverse=True)
+        assert sorted(values[0]["cards"]) == sorted(advice["cards"])  # (dmc plays its best value)
+        q = sk.Bot("dmc").values(table.game)
+        assert values[0]["q"] == pytest.approx(max(q.values()), abs=1e-4)
+        conn.close()
+
+
+def test_an_advisor_without_values_and_a_table_without_advisor():
+    client, table = make_client(["human", "greedy", "greedy", "greedy"], advisor="heuristic")
+    with client:
+        conn = Conn(client, table, 0)
+        conn.my_turn()
+        conn.send("advise")
+        advice = conn.until(lambda m: m["type"] == "advice")
+        assert advice["agent"] == "heuristic" and advice["values"] is None
+        assert advice["cards"] or advice["kind"] == "pass"
+        conn.close()
+    client, table = make_client(["human", "greedy", "greedy", "greedy"])
+    with client:
+        conn = Conn(client, table, 0)
+        assert conn.my_turn()["advisor"] is None
+        conn.send("advise")
+        err = conn.until(lambda m: m["type"] == "error")
+        assert "no advisor" in err["message"] and "建议" in err["message_zh"]
+        conn.close()
+
+
+def test_errors_come_in_english_and_chinese():
+    client, table = make_client(["human", "greedy", "greedy", "greedy"])
+    with client:
+        conn = Conn(client, table, 0)
+        conn.my_turn()
+        conn.ws.send_text("{not json")
+        err = conn.until(lambda m: m["type"] == "error")
+        assert err["message"] == "message is not JSON" and err["message_zh"] == "消息不是 JSON"
+        low, high = table.game.hand(0).split()[0], table.game.hand(0).split()[-1]
+        conn.send("play", cards=[low, high])
+        err = conn.until(lambda m: m["type"] == "error")
+        assert "play:" in err["message"] and "牌" in err["message_zh"]
+        conn.close()
+
+
+def test_leaving_puts_the_seat_under_auto_play_until_the_person_comes_back():
+    client, table = make_client(["human", "human", "greedy", "greedy"])
+    with client:
+        a, b = Conn(client, table, 0), Conn(client, table, 1)
+        a.until(lambda m: m["type"] == "state")
+        a.send("leave")
+        v = b.until(lambda m: m["type"] == "state" and m["auto"][0])
+        assert table.state[0].away and v["auto"][0]
+        a.close()
+        if not table.game.is_over():
+            a = Conn(client, table, 0)
+            back = a.until(lambda m: m["type"] == "state")
+            assert back["auto"][0] is False and not table.state[0].away
+            a.close()
+        b.close()
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def finish_deal(table, people=(0, 1)):
+    """The people under 托管: the helper plays the deal to its end."""
+    for s in people:
+        table.handle(s, {"type": "auto", "on": True})
+    table.advance()
+    assert table.game.is_over()
+
+
+def test_the_next_deal_starts_once_everyone_at_the_table_pressed_start():
+    clock = Clock()
+    table = Table(sk.Rules("baibian"), ["human", "human", "greedy", "greedy"], deals=3, turn_seconds=None, clock=clock)
+    for st in table.state[:2]:
+        st.connected = 1
+    finish_deal(table)
+    v = table.view(0)
+    assert v["ready"] == [False, False, True, True] and v["more_deals"] and v["ready_deadline"] == 30.0
+    assert v["auto"][:2] == [False, False]  # (托管 chosen by a person ends with the deal)
+    table.handle(0, {"type": "start"})
+    assert table.game.is_over() and table.deal_index == 0  # seat 1 is not ready yet
+    clock.now = 29.0
+    assert not table.tick()
+    table.handle(1, {"type": "start"})
+    assert not table.game.is_over() and table.deal_index == 1
+    assert table.view(0)["ready_deadline"] is None
+
+
+def test_a_person_who_does_not_press_start_in_time_sits_out_until_they_do():
+    clock = Clock()
+    table = Table(sk.Rules("baibian"), ["human", "human", "greedy", "greedy"], deals=2, turn_seconds=None, clock=clock)
+    for st in table.state[:2]:
+        st.connected = 1
+    finish_deal(table)
+    table.handle(0, {"type": "start"})
+    clock.now = 30.5
+    assert table.tick()  # seat 1 sits out; the table starts without waiting for it
+    assert table.deal_index == 1 and not table.game.is_over()
+    st = table.state[1]
+    assert st.waiting and st.auto and st.away and table.view(0)["waiting"] == [False, True, False, False]
+    table.handle(1, {"type": "start"})  # back: the seat is theirs again
+    assert not st.waiting and not st.auto and not st.away
+    finish_deal(table)
+    assert not table.more_deals() and table.view(0)["more_deals"] is False
+    with pytest.raises(TableError, match="every deal has been played") as e:
+        table.handle(0, {"type": "start"})
+    assert e.value.zh == "所有牌局都已打完"
+
+
+def test_a_disconnected_person_does_not_hold_up_the_next_deal_and_stays_under_auto_play():
+    table = Table(sk.Rules("baibian"), ["human", "human", "greedy", "greedy"], deals=2, turn_seconds=None)
+    table.state[0].connected = 1
+    table.set_away(1, True)  # seat 1's page closed
+    finish_deal(table, people=[0])
+    table.handle(0, {"type": "start"})
+    assert table.deal_index == 1 and table.state[1].auto and table.state[1].away
+    table.set_away(1, False)  # seat 1 comes back during the deal
+    assert not table.state[1].auto

@@ -2,7 +2,9 @@
 // then handed to selfplay, the arena, the envs and the actors, which play the
 // same C++ object on every thread.
 #include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "common.h"
 #include "shuangkou/bots/bot.h"
@@ -49,6 +51,25 @@ int step(const PyBot& b, const sk::Game& game, const py::handle& seed) {
   return game.rules().catalogue().id_of(play);
 }
 
+// The bot's values of the legal actions in `game` (see Bot.values' docstring).
+py::object values(const PyBot& b, const sk::Game& game) {
+  const sk::GameState& s = game.state();
+  if (s.is_over()) throw py::value_error("Bot.values: the deal is over; there is no player to act");
+  const auto& history = game.history();
+  const size_t from = history.size() > sk::kRecentActions ? history.size() - sk::kRecentActions : 0;
+  const std::span<const sk::Action> recent(history.data() + from, history.size() - from);
+  sk::MoveList moves;
+  s.legal_moves(game.variant(), moves);
+  std::vector<float> q(static_cast<size_t>(moves.size()) + (s.can_pass() ? 1 : 0));
+  sk::SplitMix64 rng(0);  // (values draw nothing; Decision wants a stream)
+  if (!b.bot->values(sk::Decision{game.variant(), s, recent, moves, rng, nullptr}, q)) return py::none();
+  const sk::ActionCatalogue& catalogue = game.rules().catalogue();
+  py::dict out;
+  if (s.can_pass()) out[py::int_(catalogue.id_of(sk::kPass))] = q.back();
+  for (int i = 0; i < moves.size(); ++i) out[py::int_(catalogue.id_of(moves[i]))] = q[static_cast<size_t>(i)];
+  return out;
+}
+
 }  // namespace
 
 sk::BotPtr bot_arg(const py::handle& obj, const std::string& what) {
@@ -92,6 +113,10 @@ void bind_bots(py::module_& m) {
            "legal id. Its random stream is seeded from `seed`, or else from the game's deal seed and\n"
            "the number of actions so far, so the same position gives the same answer. ValueError\n"
            "once the deal is over.")
+      .def("values", &values, py::arg("game"),
+           "The bot's value of every legal action for the player to act in `game`, as a dict\n"
+           "{action id: value} (the dmc bot: its network's Q values, the expected final score), or\n"
+           "None for a bot that rates no actions. ValueError once the deal is over.")
       .def("__repr__",
            [](const PyBot& b) { return "Bot(" + std::string(py::repr(py::str(b.bot->label()))) + ")"; })
       .def("__eq__",

@@ -156,6 +156,19 @@ void bind_game(py::module_& m) {
              return breakdown_dict(g.state().score(g.variant()));
            })
       .def(
+          "multipliers",
+          [](const sk::Game& g) {
+            // The multiplier of the bombs so far if the deal ended with seats 0 and 2's team
+            // winning (a first place of theirs), and with seats 1 and 3's: only the winners'
+            // bombs count under most rules (multiplier_from).
+            std::vector<int64_t> out;
+            for (const sk::Places places : {sk::Places{0, 1, 2, 3}, sk::Places{1, 0, 2, 3}})
+              out.push_back(sk::score_deal(g.variant(), places, g.state().bombs()).multiplier);
+            return out;
+          },
+          "[multiplier if seats 0 and 2 win, if seats 1 and 3 win]: what the bombs played so far make,\n"
+          "at any point of the deal (score_breakdown gives the one that counted, once over).")
+      .def(
           "rewards",
           [](const sk::Game& g, const py::handle& mode) {
             if (!g.state().is_over()) throw py::value_error("the deal is not over");

@@ -200,6 +200,11 @@ void bind_rules(py::module_& m) {
       "A complete config file for a rule set.");
   m.def("preset_names", &sk::preset_names);
   m.def("param_names", &sk::param_names);
+  {
+    py::tuple ranks(sk::kNumRanks);  // the core's order: "3" lowest, "BJ" highest
+    for (int r = 0; r < sk::kNumRanks; ++r) ranks[static_cast<size_t>(r)] = std::string(sk::rank_token(r));
+    m.attr("RANKS") = ranks;
+  }
   m.attr("MAX_MOVES") = sk::kMaxMoves;
   m.attr("MAX_THREADS") = sk::kMaxThreads;
   m.attr("GAME_STATE_BYTES") = sizeof(sk::GameState);

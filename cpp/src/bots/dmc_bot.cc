@@ -4,6 +4,7 @@
 // features, which only moves of one action id have.
 #include <memory>
 #include <mutex>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -16,20 +17,29 @@ namespace shuangkou {
 namespace detail {
 namespace {
 
-Play dmc_action(const QNet& net, const Variant& v, const GameState& s, std::span<const Action> recent,
-                const MoveList& moves) {
-  thread_local std::vector<float> obs, features, q;  // grown once, then reused
+// The network's Q value of each legal move of `s` (moves' order, then the pass
+// where legal) into `q`, sized for them.
+void dmc_values(const QNet& net, const Variant& v, const GameState& s, std::span<const Action> recent,
+                const MoveList& moves, std::span<float> q) {
+  thread_local std::vector<float> obs, features;  // grown once, then reused
   const int n = moves.size() + (s.can_pass() ? 1 : 0);
   obs.resize(static_cast<size_t>(observation_size()));
   if (features.size() < static_cast<size_t>(n) * kMoveFeatureSize)
     features.resize(static_cast<size_t>(n) * kMoveFeatureSize);
-  if (q.size() < static_cast<size_t>(n)) q.resize(static_cast<size_t>(n));
   encode_observation(v, s, recent, s.current_player(), obs.data());
   for (int i = 0; i < moves.size(); ++i)
     encode_move(moves[i], features.data() + static_cast<size_t>(i) * kMoveFeatureSize);
   if (s.can_pass())
     encode_move(kPass, features.data() + static_cast<size_t>(moves.size()) * kMoveFeatureSize);
   net.q_values(obs.data(), features.data(), n, q.data());
+}
+
+Play dmc_action(const QNet& net, const Variant& v, const GameState& s, std::span<const Action> recent,
+                const MoveList& moves) {
+  thread_local std::vector<float> q;  // grown once, then reused
+  const int n = moves.size() + (s.can_pass() ? 1 : 0);
+  if (q.size() < static_cast<size_t>(n)) q.resize(static_cast<size_t>(n));
+  dmc_values(net, v, s, recent, moves, std::span<float>(q.data(), static_cast<size_t>(n)));
   int best = 0;
   for (int i = 1; i < n; ++i)
     if (q[i] > q[best]) best = i;
@@ -44,6 +54,10 @@ class DmcBot final : public Bot {
     return d.moves.empty() ? kPass : dmc_action(*net_, d.variant, d.state, d.recent, d.moves);
   }
   std::string label() const override { return label_; }
+  bool values(const Decision& d, std::span<float> out) const override {
+    dmc_values(*net_, d.variant, d.state, d.recent, d.moves, out);
+    return true;
+  }
 
  private:
   std::shared_ptr<const QNet> net_;  // shared, read-only (q_values is const and thread-safe)

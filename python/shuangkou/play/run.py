@@ -1,4 +1,5 @@
-"""`shuangkou play`: builds the table, starts the server, prints the join links."""
+"""`shuangkou play` (builds the table, serves it, prints the join links) and
+`shuangkou replay` (serves the viewer of a replay file)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,13 @@ import json
 import os
 import sys
 import webbrowser
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from .. import _core
 from ..outputs import prepare_out
+from ..replays import read_replays
 from .table import HUMAN, Table
 
 DEFAULT_SEATS = "human,heuristic,heuristic,heuristic"
@@ -31,41 +34,33 @@ def _records(out: str | None) -> Any:
     return write
 
 
-def play(args: Any) -> int:
-    """Runs the table until Ctrl-C."""
-    try:  # (the optional web stack: the rest of the CLI works without it)
+def _web_stack() -> Any:
+    """The optional web stack's modules (the rest of the CLI works without them)."""
+    try:
         import uvicorn
 
-        from .server import Room, make_app
+        from . import server
     except ImportError as e:
-        raise ValueError(f"shuangkou play needs the web stack: pip install '.[play]' ({e})") from None
+        raise ValueError(f"shuangkou play and replay need the web stack: pip install '.[play]' ({e})") from None
+    return uvicorn, server
 
-    seats = [s.strip() for s in args.seats.split(",")]
-    if args.turn_seconds < 0:
-        raise ValueError(f"--turn-seconds: 0 (no timer) or more, got {args.turn_seconds}")
+
+def _check_address(args: Any) -> None:
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port: 0..65535, got {args.port}")
-    if args.out is not None:
-        prepare_out(Path(args.out), ["deals.jsonl"])
-    rules = _core.Rules(args.variant)
-    table = Table(
-        rules,
-        seats,
-        seed=args.seed,
-        deals=args.deals,
-        match=args.match,
-        helper=args.helper,
-        turn_seconds=args.turn_seconds or None,
-        on_deal_end=_records(args.out),
-    )
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(
-            f"warning: serving on {args.host}: anyone who can reach this address and holds a seat's link can play",
+            f"warning: serving on {args.host}: anyone who can reach this address can open the page"
+            " (and, with a seat's link, play)",
             file=sys.stderr,
         )
-    room = Room()
-    room.add("t1", table)
-    config = uvicorn.Config(make_app(room), host=args.host, port=args.port, log_level="warning", ws_max_size=1 << 16)
+
+
+def _serve(app: Any, args: Any, links: Callable[[int], list[tuple[str, str]]]) -> int:
+    """Serves `app` until Ctrl-C; prints `links(port)` (label, address) once it listens
+    and opens the browser on the first address (unless --no-browser)."""
+    uvicorn, _ = _web_stack()
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", ws_max_size=1 << 16)
     server = uvicorn.Server(config)
 
     async def serve() -> None:
@@ -75,16 +70,11 @@ def play(args: Any) -> int:
                 await task
                 return
             await asyncio.sleep(0.05)
-        port = server.servers[0].sockets[0].getsockname()[1]
-        links = {
-            s: f"http://{args.host}:{port}/?table=t1&seat={s}&token={st.token}&lang={args.lang}"
-            for s, st in enumerate(table.state)
-            if st.token is not None
-        }
-        for s, st in enumerate(table.state):
-            print(f"seat {s}: {links.get(s, st.label)}", flush=True)
+        shown = links(server.servers[0].sockets[0].getsockname()[1])
+        for label, address in shown:
+            print(f"{label}: {address}", flush=True)
         if not args.no_browser:
-            webbrowser.open(next(iter(links.values())))
+            webbrowser.open(next(a for _, a in shown if a.startswith("http")))
         await task
 
     try:
@@ -92,6 +82,67 @@ def play(args: Any) -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def play(args: Any) -> int:
+    """Runs the table until Ctrl-C."""
+    _, server = _web_stack()
+    seats = [s.strip() for s in args.seats.split(",")]
+    if args.turn_seconds < 0:
+        raise ValueError(f"--turn-seconds: 0 (no timer) or more, got {args.turn_seconds}")
+    _check_address(args)
+    if args.out is not None:
+        prepare_out(Path(args.out), ["deals.jsonl"])
+    table = Table(
+        _core.Rules(args.variant),
+        seats,
+        seed=args.seed,
+        deals=args.deals,
+        match=args.match,
+        helper=args.helper,
+        advisor=args.advisor,
+        turn_seconds=args.turn_seconds or None,
+        on_deal_end=_records(args.out),
+    )
+    room = server.Room()
+    room.add("t1", table)
+
+    def links(port: int) -> list[tuple[str, str]]:
+        base = f"http://{args.host}:{port}/?table=t1"
+        return [
+            (f"seat {s}", f"{base}&seat={s}&token={st.token}&lang={args.lang}" if st.token else st.label)
+            for s, st in enumerate(table.state)
+        ]
+
+    return _serve(server.make_app(room), args, links)
+
+
+def replay(args: Any) -> int:
+    """Serves the viewer of one replay file until Ctrl-C."""
+    _, server = _web_stack()
+    _check_address(args)
+    deals, more = read_replays(args.file)
+    if more:
+        print(f"warning: {args.file} holds more than {len(deals)} deals; the viewer shows the first {len(deals)}")
+    if not 0 <= args.deal < len(deals):
+        raise ValueError(f"--deal: 0..{len(deals) - 1} (the file holds {len(deals)} deals), got {args.deal}")
+    app = server.make_replay_app(deals, os.path.basename(args.file), _run_agents(args.file))
+
+    def links(port: int) -> list[tuple[str, str]]:
+        return [("viewer", f"http://{args.host}:{port}/?mode=replay&deal={args.deal}&lang={args.lang}")]
+
+    return _serve(app, args, links)
+
+
+def _run_agents(path: str) -> list[str] | None:
+    """The seats' labels of a selfplay run whose replay lines name none: its summary.json
+    beside the file lists them."""
+    try:
+        with open(os.path.join(os.path.dirname(os.path.abspath(path)), "summary.json"), encoding="utf-8") as f:
+            agents = json.load(f).get("agents")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return agents if isinstance(agents, list) and len(agents) == 4 and all(isinstance(a, str) for a in agents) else None
 
 
 def add_parser(sub: Any) -> None:
@@ -114,6 +165,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--match", action="store_true", help="play the deals as a match: seat swaps, totals, titles")
     p.add_argument("--seed", type=int, default=0, help="deal i is dealt from seed + i")
     p.add_argument("--helper", default="heuristic", help="the agent that plays a seat under 托管")
+    p.add_argument(
+        "--advisor", default=None, help="an agent whose advice (its play, and a Q network's values) a seat can ask for"
+    )
     p.add_argument("--turn-seconds", type=float, default=30.0, help="time a person has for a move (0: no timer)")
     p.add_argument("--lang", choices=["zh", "en"], default="zh", help="the page's language")
     p.add_argument("--host", default="127.0.0.1", help="address to serve on (others can join from any address)")
@@ -121,3 +175,23 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--out", default=None, help="folder for deals.jsonl, every finished deal's record")
     p.add_argument("--no-browser", action="store_true", help="do not open the browser")
     p.set_defaults(func=play)
+
+
+def add_replay_parser(sub: Any) -> None:
+    import argparse
+
+    p = sub.add_parser(
+        "replay",
+        help="watch recorded deals on the table's page: every hand, step by step (docs/play.md)",
+        description="Opens a viewer of the deals in FILE: selfplay's and arena's replays.jsonl.gz "
+        "(--replays N) and the deals.jsonl play writes (--out). It shows every hand and steps forwards "
+        "and backwards by action or by trick. Serves only FILE. Needs the web stack: pip install '.[play]'.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    p.add_argument("file", help="a replay file (.jsonl.gz or .jsonl)")
+    p.add_argument("--deal", type=int, default=0, help="the deal to open first (its index in the file)")
+    p.add_argument("--lang", choices=["zh", "en"], default="zh", help="the page's language")
+    p.add_argument("--host", default="127.0.0.1", help="address to serve on")
+    p.add_argument("--port", type=int, default=0, help="port (0: any free one)")
+    p.add_argument("--no-browser", action="store_true", help="do not open the browser")
+    p.set_defaults(func=replay)

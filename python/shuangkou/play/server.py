@@ -19,18 +19,20 @@ from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..replays import RecordedDeal
+from . import replay
 from .table import Table, TableError
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_MESSAGE_BYTES = 4096
 MAX_CONNECTIONS = 256
 MAX_TABLES = 1000
-MESSAGE_TYPES = {"play", "pass", "hint", "auto", "start"}
+MESSAGE_TYPES = {"play", "pass", "hint", "advise", "auto", "leave", "start"}
 TICK_SECONDS = 0.25  # how often turn timers are checked
 
 
@@ -98,21 +100,27 @@ def check_message(text: str, last_seq: int) -> dict[str, Any]:
     """The message as a dict, checked for size, JSON, type and sequence number;
     TableError naming the first problem."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
-        raise TableError(f"message over {MAX_MESSAGE_BYTES} bytes")
+        raise TableError(f"message over {MAX_MESSAGE_BYTES} bytes", f"消息超过 {MAX_MESSAGE_BYTES} 字节")
     try:
         msg = json.loads(text)
     except ValueError:
-        raise TableError("message is not JSON") from None
+        raise TableError("message is not JSON", "消息不是 JSON") from None
     if not isinstance(msg, dict):
-        raise TableError("message must be a JSON object")
+        raise TableError("message must be a JSON object", "消息须为 JSON 对象")
     kind = msg.get("type")
     if kind not in MESSAGE_TYPES:
-        raise TableError(f"unknown message type {str(kind)[:40]!r} (known: {', '.join(sorted(MESSAGE_TYPES))})")
+        known = ", ".join(sorted(MESSAGE_TYPES))
+        raise TableError(
+            f"unknown message type {str(kind)[:40]!r} (known: {known})", f"未知的消息类型（可用：{known}）"
+        )
     seq = msg.get("seq")
     if isinstance(seq, bool) or not isinstance(seq, int):
-        raise TableError("message needs 'seq', an integer that grows with every message")
+        raise TableError("message needs 'seq', an integer that grows with every message", "消息缺少递增的序号 seq")
     if seq <= last_seq:
-        raise TableError(f"seq {seq} was already used (the last was {last_seq}): a replayed message")
+        raise TableError(
+            f"seq {seq} was already used (the last was {last_seq}): a replayed message",
+            f"重复的消息（序号 {seq} 已用过）",
+        )
     return msg
 
 
@@ -151,7 +159,7 @@ def make_app(room: Room) -> Starlette:
                             await room.broadcast(table_id)
                             await room.advance(table_id)
                 except TableError as e:
-                    await ws.send_json({"type": "error", "seq": seq_of(text), "message": str(e)})
+                    await ws.send_json({"type": "error", "seq": seq_of(text), "message": str(e), "message_zh": e.zh})
         except WebSocketDisconnect:
             pass
         finally:
@@ -186,4 +194,42 @@ def make_app(room: Room) -> Starlette:
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
+    )
+
+
+def make_replay_app(deals: list[RecordedDeal], file_name: str, names: list[str] | None = None) -> Starlette:
+    """The ASGI app of the viewer: the page, and the deals of one replay file (by their
+    index in it; nothing else is served). `names` labels the seats of deals whose lines
+    name none (a selfplay run's agents)."""
+    listing = {"file": file_name, "deals": replay.index(deals, names)}
+
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
+
+    async def deal_index(request: Request) -> Response:
+        return JSONResponse(listing)
+
+    async def deal(request: Request) -> Response:
+        k = request.path_params["k"]
+        if not 0 <= k < len(deals):
+            return PlainTextResponse(f"no deal {k}: the file holds deals 0..{len(deals) - 1}", status_code=404)
+        frames = await asyncio.to_thread(replay.frames, deals[k])
+        body = {
+            "type": "replay",
+            "index": k,
+            "deals": len(deals),
+            "file": file_name,
+            "variant": listing["deals"][k]["variant"],
+            "names": listing["deals"][k]["names"],
+            "frames": frames,
+        }
+        return JSONResponse(body)
+
+    return Starlette(
+        routes=[
+            Route("/", page),
+            Route("/replay/index", deal_index),
+            Route("/replay/deal/{k:int}", deal),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ]
     )

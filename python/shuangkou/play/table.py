@@ -15,26 +15,23 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from .. import _core
-from ..agents import Agent, AgentLike, Decisions, agent_label, is_bot, resolve_agent
+from ..agents import AgentLike, agent_label, agent_step, resolve_agent
+from .view import action_view, deal_view, rank_index, tokens
 
 HUMAN = "human"
 STRIKES_TO_AUTO = 3  # the third timeout puts the seat under 托管
-
-# Pattern groups of 排序, strongest first (bombs, chains, triples, pairs, singles).
-_GROUP_ORDER = ["bomb", "chain", "triple", "pair", "single"]
-_RANKS = "3 4 5 6 7 8 9 T J Q K A 2 SJ BJ".split()
-
-
-def _rank(p: _core.Play) -> int:
-    """The rank a play is compared by, as an index (3 lowest, the big joker highest)."""
-    return _RANKS.index(p.key) if p.key in _RANKS else len(_RANKS)
+READY_SECONDS = 30.0  # between deals: a person who does not press 开始 by then sits out
+ADVICE_VALUES = 5  # the advisor's values shown: its best few plays
 
 
 class TableError(ValueError):
-    """A message the table refuses: it names why, and nothing changed."""
+    """A message the table refuses: it names why (in English, and in Chinese as `zh`
+    for the page), and nothing changed."""
+
+    def __init__(self, message: str, zh: str | None = None) -> None:
+        super().__init__(message)
+        self.zh = zh or message
 
 
 @dataclass
@@ -42,49 +39,21 @@ class SeatState:
     agent: AgentLike | None  # None: a person's seat
     label: str
     token: str | None = None  # the secret of a person's seat
-    auto: bool = False  # 托管
-    away: bool = False  # under 托管 because every connection closed
+    auto: bool = False  # 托管: the helper plays the seat
+    away: bool = False  # under 托管 because the person is gone (disconnected, left, sat out)
+    ready: bool = False  # pressed 开始 for the next deal (agents are always ready)
+    waiting: bool = False  # did not press 开始 in time: sits out (away) until they do
     strikes: int = 0
     connected: int = 0  # open connections
     hint_at: int = -1  # the last hint given this turn (index into the hint list)
-
-
-def agent_action(agent: AgentLike, game: _core.Game) -> int:
-    """The legal action id `agent` plays for the player to act in `game`."""
-    if is_bot(agent):
-        return agent.step(game)
-    seat = game.current_player()
-    ids = np.asarray(game.legal_action_ids(), dtype=np.int64)
-    rules = game.rules
-    obs = _core.encode_observation(game, seat)[None, :]
-    mask = np.zeros((1, rules.num_actions), dtype=np.int8)
-    mask[0, ids] = 1
-    seats = np.array([seat], dtype=np.int64)
-    if isinstance(agent, Agent):
-        patterns = [rules.catalogue.pattern(int(i)) for i in ids]
-        d = Decisions(obs, mask, seats, [ids.astype(np.int32)], [_core.encode_moves(patterns)], rules)
-        chosen = agent.act(d)
-    else:
-        chosen = agent(obs, mask, seats)
-    action = int(np.asarray(chosen).reshape(-1)[0])
-    if action not in set(ids.tolist()):
-        raise TableError(f"agent {agent_label(agent)} chose action {action}, which is not legal here")
-    return action
-
-
-def _tokens(cards: str) -> list[str]:
-    return cards.split() if cards else []
-
-
-def _high_to_low(cards: str) -> list[str]:
-    return list(reversed(_tokens(cards)))  # (the core lists low to high, jokers last)
 
 
 @dataclass
 class Table:
     """A table: `seats` lists four agents or "human"; `deals` deals in a row (a match when
     `match`), dealt from `seed`; `helper` plays seats under 托管; `turn_seconds` (None: no
-    timer) is how long a person may take over a move."""
+    timer) is how long a person may take over a move; `advisor` (an agent, or None)
+    answers a person's request for advice."""
 
     rules: _core.Rules
     seats: list[Any]
@@ -93,6 +62,8 @@ class Table:
     match: bool = False
     helper: AgentLike = "heuristic"
     turn_seconds: float | None = 30.0
+    advisor: AgentLike | None = None
+    ready_seconds: float = READY_SECONDS
     clock: Callable[[], float] = time.monotonic
     on_deal_end: Callable[[_core.Game, list[str]], None] | None = None
     state: list[SeatState] = field(init=False)
@@ -104,20 +75,25 @@ class Table:
             raise ValueError(f"deals: an integer >= 1, got {self.deals!r}")
         if self.turn_seconds is not None and not self.turn_seconds > 0:
             raise ValueError(f"turn_seconds: above 0, or None for no timer, got {self.turn_seconds!r}")
+        if not self.ready_seconds > 0:
+            raise ValueError(f"ready_seconds: above 0, got {self.ready_seconds!r}")
         self.helper = resolve_agent(self.helper)
+        if self.advisor is not None:
+            self.advisor = resolve_agent(self.advisor)
         self.state = []
         for s, spec in enumerate(self.seats):
             if isinstance(spec, str) and spec.strip() == HUMAN:
                 self.state.append(SeatState(None, f"玩家 {s + 1}", token=secrets.token_urlsafe(16)))
             else:
                 agent = resolve_agent(spec)
-                self.state.append(SeatState(agent, agent_label(agent)))
+                self.state.append(SeatState(agent, agent_label(agent), ready=True))
         if not any(st.agent is None for st in self.state):
             raise ValueError("seats: at least one seat is 'human' (a table of agents alone is the arena's job)")
         self._match = _core.Match(self.rules, seed=self.seed, deals=self.deals) if self.match else None
         self.deal_index = 0
         self._game = self._match.game if self._match else _core.Game(self.rules, seed=self.seed)
         self.deadline: float | None = None
+        self.ready_deadline: float | None = None  # between deals: when 开始 is due
         self._start_turn()
 
     # -- the deal -------------------------------------------------------------------
@@ -132,6 +108,12 @@ class Table:
             if st.token is not None and secrets.compare_digest(st.token, token):
                 return s
         return None
+
+    def more_deals(self) -> bool:
+        """Whether another deal follows the one on the table."""
+        if self._match is not None:
+            return not self._match.is_over()
+        return self.deal_index + 1 < self.deals
 
     def _acts_itself(self, seat: int) -> bool:
         st = self.state[seat]
@@ -148,20 +130,31 @@ class Table:
     def _apply(self, action: int) -> None:
         self.game.apply_action(action)
         if self.game.is_over():
-            for st in self.state:
-                st.auto = st.away = False  # 托管 ends with the deal
-            if self.on_deal_end:
-                self.on_deal_end(self.game, [st.label for st in self.state])
+            self._end_deal()
         self._start_turn()
 
+    def _end_deal(self) -> None:
+        """托管 chosen by a person ends with the deal; a person who is gone stays away
+        (the helper plays their seat next deal too, until they come back). People are
+        asked to press 开始 for the next deal."""
+        for st in self.state:
+            if not st.away:
+                st.auto = False
+            if st.agent is None:
+                st.ready = False
+        self.ready_deadline = self.clock() + self.ready_seconds if self.more_deals() else None
+        if self.on_deal_end:
+            self.on_deal_end(self.game, [st.label for st in self.state])
+
     def set_away(self, seat: int, away: bool) -> None:
-        """A person's seat lost its last connection (托管 until they come back) or came
-        back during the same deal (托管 off again, unless they had asked for it)."""
+        """A person's seat lost its last connection or was left (托管 until they come
+        back, also into the next deals), or came back (托管 off again)."""
         st = self.state[seat]
-        if away and not self.game.is_over() and not st.auto:
+        if away:
             st.auto = st.away = True
-        elif not away and st.away:
-            st.auto = st.away = False
+            st.ready = False
+        elif st.away:
+            st.auto = st.away = st.waiting = False
         self._start_turn()
 
     def advance(self) -> bool:
@@ -171,85 +164,112 @@ class Table:
         g = self.game
         while not g.is_over() and self._acts_itself(g.current_player()):
             st = self.state[g.current_player()]
-            self._apply(agent_action(st.agent if st.agent is not None else self.helper, g))
+            agent = st.agent if st.agent is not None else self.helper
+            self._apply(agent_step(agent, g))
             played = True
         return played
 
     def tick(self) -> bool:
-        """The turn timer: a person past the deadline gets a strike and the helper plays
-        this move; the third strike puts the seat under 托管. Returns whether it acted."""
-        if self.deadline is None or self.clock() < self.deadline or self.game.is_over():
+        """The timers. In a deal: a person past the turn deadline gets a strike and the
+        helper plays this move; the third strike puts the seat under 托管. Between deals:
+        a person who has not pressed 开始 in time sits out (waiting), and the next deal
+        starts once everyone still at the table is ready. Returns whether anything changed."""
+        now = self.clock()
+        if self.game.is_over():
+            if self.ready_deadline is None or now < self.ready_deadline:
+                return False
+            self.ready_deadline = None
+            for st in self.state:
+                if st.agent is None and not st.ready:
+                    st.waiting = True
+                    st.auto = st.away = True
+            self._start_if_ready()
+            return True
+        if self.deadline is None or now < self.deadline:
             return False
-        seat = self.game.current_player()
-        st = self.state[seat]
+        st = self.state[self.game.current_player()]
         st.strikes += 1
         if st.strikes >= STRIKES_TO_AUTO:
             st.auto = True
-        self._apply(agent_action(self.helper, self.game))
+        self._apply(agent_step(self.helper, self.game))
         return True
 
     # -- messages ---------------------------------------------------------------------
 
     def handle(self, seat: int, msg: dict[str, Any]) -> dict[str, Any] | None:
         """Applies one message from `seat` (already checked for shape by the server).
-        Returns a reply for that seat only (a hint, a reading choice), or None when the
-        change is for every seat's view. TableError, changing nothing, when refused."""
+        Returns a reply for that seat only (a hint, a reading choice, advice), or None when
+        the change is for every seat's view. TableError, changing nothing, when refused."""
         kind = msg["type"]
         if kind == "auto":
-            on = msg.get("on")
-            if not isinstance(on, bool):
-                raise TableError("auto: 'on' must be true or false")
-            if self.game.is_over() and on:
-                raise TableError("auto: the deal is over")
-            self.state[seat].auto = on
-            self.state[seat].away = False
-            if not on:
-                self.state[seat].strikes = 0
-            self._start_turn()
+            return self._auto(seat, msg.get("on"))
+        if kind == "leave":
+            self.set_away(seat, True)
             return None
         if kind == "start":
-            return self._start_next(seat)
+            return self._start(seat)
         if self.game.is_over():
-            raise TableError(f"{kind}: the deal is over")
+            raise TableError(f"{kind}: the deal is over", "本局已结束")
         if self.state[seat].auto:
-            raise TableError(f"{kind}: the seat is under 托管 (press 托管 to take it back)")
+            raise TableError(f"{kind}: the seat is under 托管 (press 托管 to take it back)", "托管中（再按托管可取消）")
+        if self.game.current_player() != seat:
+            raise TableError(
+                f"{kind}: it is seat {self.game.current_player()}'s turn, not yours",
+                f"还没轮到你（现在轮到座位 {self.game.current_player() + 1}）",
+            )
         if kind == "hint":
             return self._hint(seat)
-        if self.game.current_player() != seat:
-            raise TableError(f"{kind}: it is seat {self.game.current_player()}'s turn, not yours")
+        if kind == "advise":
+            return self._advise()
         if kind == "pass":
             if not self.game.can_pass():
-                raise TableError("pass: you lead this trick, so you must play")
+                raise TableError("pass: you lead this trick, so you must play", "你是首出，必须出牌")
             self._apply(0)
             return None
         if kind == "play":
             return self._play(seat, msg)
-        raise TableError(f"unknown message type {kind!r}")
+        raise TableError(f"unknown message type {kind!r}", f"未知的消息类型 {kind!r}")
+
+    def _auto(self, seat: int, on: Any) -> None:
+        if not isinstance(on, bool):
+            raise TableError("auto: 'on' must be true or false", "托管：'on' 须为 true 或 false")
+        st = self.state[seat]
+        if self.game.is_over() and on:
+            raise TableError("auto: the deal is over", "本局已结束")
+        st.auto = on
+        st.away = st.waiting = False
+        if not on:
+            st.strikes = 0
+        self._start_turn()
+        return None
 
     def _play(self, seat: int, msg: dict[str, Any]) -> dict[str, Any] | None:
         cards = msg.get("cards")
         if not isinstance(cards, list) or not cards or not all(isinstance(c, str) and len(c) <= 3 for c in cards):
-            raise TableError("play: 'cards' must be a non-empty list of card tokens")
+            raise TableError("play: 'cards' must be a non-empty list of card tokens", "出牌：请选择要出的牌")
         try:
             text = _core.parse_cards(" ".join(cards))
         except ValueError as e:
-            raise TableError(f"play: {e}") from None
-        in_hand = _tokens(self.game.hand(seat))
+            raise TableError(f"play: {e}", f"出牌：无法识别的牌 {' '.join(cards)}") from None
+        in_hand = tokens(self.game.hand(seat))
         for c in set(text.split()):
             if text.split().count(c) > in_hand.count(c):
-                raise TableError(f"play: you do not hold {text.split().count(c)} × {c}")
+                n = text.split().count(c)
+                raise TableError(f"play: you do not hold {n} × {c}", f"你手里没有 {n} 张 {c}")
         options = [p for p in self.game.legal_moves() if p.cards == text]
         if not options:
-            raise TableError(f"play: {self._why_not(text)}")
+            raise TableError(f"play: {self._why_not(text)}", self._why_not_zh(text))
         readings = sorted({(p.kind, p.reading): p for p in options}.values(), key=lambda p: (p.kind, p.reading))
         choice = msg.get("reading")
         if len(readings) > 1 and choice is None:
             return {"type": "choose", "readings": [{"kind": p.kind, "text": f"{p.kind} {p.reading}"} for p in readings]}
         if choice is not None and (isinstance(choice, bool) or not isinstance(choice, int)):
-            raise TableError("play: 'reading' must be an index into the readings offered")
+            raise TableError("play: 'reading' must be an index into the readings offered", "出牌：请选择一种出法")
         pick = readings[0] if choice is None else readings[choice] if 0 <= choice < len(readings) else None
         if pick is None:
-            raise TableError(f"play: reading {choice} is not one of the {len(readings)} offered")
+            raise TableError(
+                f"play: reading {choice} is not one of the {len(readings)} offered", "出牌：请选择给出的出法之一"
+            )
         self._apply(self.rules.catalogue.id_of(pick))
         return None
 
@@ -261,122 +281,105 @@ class Table:
             return f"{text} cannot lead here"
         return f"{text} does not beat {top.kind} {top.cards} on the table"
 
+    def _why_not_zh(self, text: str) -> str:
+        if not self.rules.readings(text):
+            return f"{text} 不是这个玩法里的牌型"
+        top = self.game.top()
+        if top is None:
+            return f"{text} 不能首出"
+        return f"{text} 管不上桌上的 {top.cards}（牌型不同或不够大）"
+
     def _hint(self, seat: int) -> dict[str, Any]:
-        if self.game.current_player() != seat:
-            raise TableError(f"hint: it is seat {self.game.current_player()}'s turn, not yours")
-        plays = sorted(self.game.legal_moves(), key=lambda p: (p.is_bomb, _rank(p), len(p), p.kind))
+        plays = sorted(self.game.legal_moves(), key=lambda p: (p.is_bomb, rank_index(p), len(p), p.kind))
         if not plays:
             return {"type": "hint", "cards": [], "index": 0, "count": 0}
         st = self.state[seat]
         st.hint_at = (st.hint_at + 1) % len(plays)
-        return {"type": "hint", "cards": _tokens(plays[st.hint_at].cards), "index": st.hint_at, "count": len(plays)}
+        return {"type": "hint", "cards": tokens(plays[st.hint_at].cards), "index": st.hint_at, "count": len(plays)}
 
-    def _start_next(self, seat: int) -> None:
+    def _advise(self) -> dict[str, Any]:
+        """What the advisor would play here, and its values of its best few plays (for
+        an agent that rates plays: a Q network), or None."""
+        if self.advisor is None:
+            raise TableError(
+                "advise: this table has no advisor (start it with --advisor AGENT)",
+                "本桌没有建议（启动时加 --advisor）",
+            )
+        g = self.game
+        advice = {
+            "type": "advice",
+            "agent": agent_label(self.advisor),
+            **self._action_view(agent_step(self.advisor, g)),
+        }
+        values = self.advisor.values(g) if hasattr(self.advisor, "values") else None
+        if values is not None:
+            best = sorted(values.items(), key=lambda kv: -kv[1])[:ADVICE_VALUES]
+            values = [{**self._action_view(a), "q": round(float(q), 4)} for a, q in best]
+        advice["values"] = values
+        return advice
+
+    def _action_view(self, action: int) -> dict[str, Any]:
+        """The cards and kind action `action` plays now (a pass: no cards, kind "pass")."""
+        play = self.game.clone().apply_action(action)
+        return action_view(play)
+
+    def _start(self, seat: int) -> None:
+        """开始: between deals, the seat is ready for the next one (which starts once every
+        person still at the table is); during a deal, a seat sitting out comes back."""
+        st = self.state[seat]
         if not self.game.is_over():
-            raise TableError("start: the deal is still being played")
+            if not st.away:
+                raise TableError("start: the deal is still being played", "本局还在进行中")
+            st.auto = st.away = st.waiting = False
+            self._start_turn()
+            return None
+        if not self.more_deals():
+            what = "the match is over" if self._match is not None else "every deal has been played"
+            raise TableError(f"start: {what}", "比赛已结束" if self._match is not None else "所有牌局都已打完")
+        st.ready, st.waiting, st.auto, st.away = True, False, False, False
+        self._start_if_ready()
+        return None
+
+    def _start_if_ready(self) -> None:
+        """Starts the next deal once a person is ready and every person still at the
+        table (connected, not sitting out) is."""
+        people = [st for st in self.state if st.agent is None]
+        present = [st for st in people if st.connected > 0 and not st.waiting]
+        if not any(st.ready for st in people) or not all(st.ready for st in present):
+            return
         if self._match is not None:
-            if self._match.is_over():
-                raise TableError("start: the match is over")
             self._match.next_deal()
-        elif self.deal_index + 1 >= self.deals:
-            raise TableError("start: every deal has been played")
         else:
             self._game = _core.Game(self.rules, seed=self.seed + self.deal_index + 1)  # deal i: seed + i
         self.deal_index += 1
+        self.ready_deadline = None
         for st in self.state:
             st.strikes = 0
         self._start_turn()
-        return None
 
     # -- views ------------------------------------------------------------------------
 
     def view(self, seat: int) -> dict[str, Any]:
-        """What `seat` may see (docs/play.md: the `state` message)."""
-        g = self.game
-        obs = g.observation(seat)
-        to_act = g.current_player()
-        top = g.top()
-        actions = g.history()  # (converted once: a view is built for every seat after every move)
-        history = [
-            {"seat": s, "cards": _tokens(p.cards) if p else [], "kind": p.kind if p else "pass"} for s, p in actions
-        ]
-        bombs = [{"seat": s, "cards": _tokens(p.cards), "stars": p.stars} for s, p in actions if p and p.is_bomb]
-        revealed = g.revealed_card
+        """What `seat` may see (docs/play.md: the `state` message): the deal as the seat
+        sees it (view.deal_view) and the table around it."""
         out: dict[str, Any] = {
             "type": "state",
             "seat": seat,
             "names": [st.label for st in self.state],
-            "variant": self.rules.name,
             "deal": self.deal_index + 1,
             "deals": self.deals,
             "match": self._match is not None,
-            "phase": "over" if g.is_over() else "playing",
-            "to_act": to_act,
-            "your_turn": to_act == seat,
-            "can_pass": bool(to_act == seat and g.can_pass()),
-            "hand": _high_to_low(obs["hand"]),
-            "groups": self._groups(obs["hand"]),
-            "partner_hand": self._partner_hand(seat, obs),
-            "cards_left": obs["cards_left"],
-            "table": {"cards": _tokens(top.cards), "kind": top.kind, "by": g.top_owner()} if top else None,
-            "passes": obs["passes"],
-            "history": history,
             "auto": [st.auto for st in self.state],
             "strikes": [st.strikes for st in self.state],
             "deadline": max(0.0, self.deadline - self.clock()) if self.deadline is not None else None,
-            "revealed": {"card": revealed["rank"], "holder": revealed["holder"]} if revealed else None,
-            "swapped": list(g.swapped) if g.swapped else None,
-            "bombs": bombs,
-            "finish_order": obs["finish_order"],
+            "ready": [st.ready for st in self.state],
+            "waiting": [st.waiting for st in self.state],
+            "ready_deadline": max(0.0, self.ready_deadline - self.clock()) if self.ready_deadline is not None else None,
+            "more_deals": self.more_deals(),
+            "advisor": agent_label(self.advisor) if self.advisor is not None else None,
+            **deal_view(self.game, seat),
         }
         if self._match is not None:
             out["totals"] = self._match.totals()
             out["titles"] = [list(t) for t in self._match.titles()]
-        if g.is_over():
-            b = g.score_breakdown()
-            out["multiplier"] = b["multiplier"]
-            out["settlement"] = {
-                "hands": [_high_to_low(g.hand(s)) for s in range(4)],
-                "places": g.finish_order(),
-                "outcome": b["outcome"],
-                "base": b["base"],
-                "multiplier": b["multiplier"],
-                "contributions": b["contribution"],
-                "scores": b["total"],
-            }
         return out
-
-    def _partner_hand(self, seat: int, obs: dict[str, Any]) -> list[str] | None:
-        """The partner's hand where the seat may see it: where the variant shows it (JJ),
-        and once the seat has gone out, for the rest of the deal."""
-        if obs["partner_hand"] is not None:
-            return _high_to_low(obs["partner_hand"])
-        if seat in obs["finish_order"]:
-            return _high_to_low(self.game.hand((seat + 2) % 4))
-        return None
-
-    def _groups(self, hand: str) -> list[list[str]]:
-        """The hand grouped for 排序: bombs, then chains, triples, pairs and singles, each
-        group strongest first; a card in no larger group is a single."""
-        left = _tokens(hand)
-        groups: list[list[str]] = []
-        if not left:
-            return groups
-        plays = self.rules.legal_moves(hand)
-        for family in _GROUP_ORDER:
-            chosen = [p for p in plays if _family(p) == family]
-            for p in sorted(chosen, key=lambda p: (len(p), _rank(p)), reverse=True):
-                cards = _tokens(p.cards)
-                if all(left.count(c) >= cards.count(c) for c in set(cards)):
-                    for c in cards:
-                        left.remove(c)
-                    groups.append(list(reversed(cards)))
-        return [g for g in groups if g]
-
-
-def _family(p: _core.Play) -> str:
-    if p.is_bomb:
-        return "bomb"
-    if "chain" in p.kind or p.kind == "straight":
-        return "chain"
-    return p.kind if p.kind in ("triple", "pair", "single") else "other"

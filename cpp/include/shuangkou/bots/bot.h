@@ -55,6 +55,16 @@ class Bot {
   // True for bots that take long over a move (seconds): runners then report
   // progress more often and run them interruptibly.
   virtual bool slow() const { return false; }
+  // The bot's value of each legal action, for bots that rate every action
+  // (the dmc bot: its Q values): writes d.moves.size() values, one per move in
+  // d.moves' order, then the pass's where d.state.can_pass(), into `out`
+  // (sized for them) and returns true. Bots that rate nothing return false
+  // and leave `out` alone. Advice and tools read it; play never does.
+  virtual bool values(const Decision& d, std::span<float> out) const {
+    (void)d;
+    (void)out;
+    return false;
+  }
 };
 
 using BotPtr = std::shared_ptr<const Bot>;
