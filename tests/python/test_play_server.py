@@ -529,3 +529,23 @@ def test_a_disconnected_person_does_not_hold_up_the_next_deal_and_stays_under_au
     assert table.deal_index == 1 and table.state[1].auto and table.state[1].away
     table.set_away(1, False)  # seat 1 comes back during the deal
     assert not table.state[1].auto
+
+
+def test_an_empty_human_seat_is_filled_by_the_helper_at_its_first_timeout():
+    clock = Clock()
+    table = Table(sk.Rules("baibian"), ["human", "human", "greedy", "greedy"], turn_seconds=5.0, clock=clock)
+    table.state[0].connected = 1  # seat 1's link is never opened
+    for _ in range(200):
+        table.advance()
+        if table.game.is_over() or table.game.current_player() == 1:
+            break
+        table.handle(0, {"type": "auto", "on": True})  # (seat 0 lets the helper play)
+        table.advance()
+        table.handle(0, {"type": "auto", "on": False})
+    assert table.game.current_player() == 1
+    clock.now += 5.0
+    assert table.tick()
+    st = table.state[1]
+    assert st.auto and st.away and st.strikes == 1
+    table.set_away(1, False)  # someone opens the link: the seat is theirs
+    assert not st.auto

@@ -171,7 +171,8 @@ class Table:
 
     def tick(self) -> bool:
         """The timers. In a deal: a person past the turn deadline gets a strike and the
-        helper plays this move; the third strike puts the seat under 托管. Between deals:
+        helper plays this move; the third strike puts the seat under 托管, and so does the
+        first where nobody holds the seat's link open (an empty seat). Between deals:
         a person who has not pressed 开始 in time sits out (waiting), and the next deal
         starts once everyone still at the table is ready. Returns whether anything changed."""
         now = self.clock()
@@ -189,7 +190,9 @@ class Table:
             return False
         st = self.state[self.game.current_player()]
         st.strikes += 1
-        if st.strikes >= STRIKES_TO_AUTO:
+        if st.connected == 0:
+            st.auto = st.away = True  # an empty seat: the helper fills it until someone opens its link
+        elif st.strikes >= STRIKES_TO_AUTO:
             st.auto = True
         self._apply(agent_step(self.helper, self.game))
         return True
