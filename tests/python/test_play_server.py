@@ -86,7 +86,14 @@ def play_by_hints(conn):
         assert reply["type"] != "error", reply
         if reply["type"] == "choose":
             conn.send("play", cards=hint["cards"], reading=0)
-        state = conn.my_turn()
+        # The next turn, or the end: a state after this move (it may be the very reply:
+        # the lead comes back at once after the partner went out, or the move ended the deal).
+        moves = len(state["history"])
+
+        def next_turn(m, n=moves):
+            return m["type"] == "state" and len(m["history"]) > n and (m["your_turn"] or m["phase"] == "over")
+
+        state = reply if next_turn(reply) else conn.until(next_turn)
     return state
 
 

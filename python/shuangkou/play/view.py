@@ -8,6 +8,7 @@ are listed high to low, as a player holds them.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from .. import _core
@@ -90,10 +91,17 @@ def _partner_hand(game: _core.Game, seat: int, obs: dict[str, Any]) -> list[str]
 def hand_groups(rules: _core.Rules, hand: str) -> list[list[str]]:
     """The hand grouped for 排序: bombs, then chains, triples, pairs and singles, each
     group strongest first; a card in no larger group is a single."""
+    return [list(g) for g in _hand_groups(rules, hand)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _hand_groups(rules: _core.Rules, hand: str) -> tuple[tuple[str, ...], ...]:
+    # (cached: a hand's groups are drawn in every state message until it changes, and
+    # grouping was over half the cost of a view in the load test, experiments/play_load.md)
     left = tokens(hand)
     groups: list[list[str]] = []
     if not left:
-        return groups
+        return ()
     plays = rules.legal_moves(hand)
     for family in GROUP_ORDER:
         chosen = [p for p in plays if _family(p) == family]
@@ -103,7 +111,7 @@ def hand_groups(rules: _core.Rules, hand: str) -> list[list[str]]:
                 for c in cards:
                     left.remove(c)
                 groups.append(list(reversed(cards)))
-    return [g for g in groups if g]
+    return tuple(tuple(g) for g in groups if g)
 
 
 def _family(p: _core.Play) -> str:

@@ -1,0 +1,733 @@
+"""A bounded load test of `shuangkou play` over loopback (issue 18).
+
+    python bench/play_load.py --tables 100 --seconds 60 --bots heuristic --variant baibian \\
+        --seed 0 --out experiments/play_load.json
+
+It starts the real server (uvicorn serving `make_app(room)`) in a separate process, bound
+to 127.0.0.1 on a free port, with TABLES tables of one human seat (seat 0) and three bots.
+Table i is dealt from SEED + 1,000,000 * i (deal j of it from that + j), so no two tables
+share a deal. An asyncio client (the `websockets` package) then opens one connection per
+table and plays the human seat by script for SECONDS: on its turn it asks `hint` and plays
+the hinted cards (reading 0 where the server asks which reading), passing where nothing
+beats; at the end of a deal it sends `start` and waits for the next deal to be playing.
+
+It measures, for every human play or pass, the time from sending it to the first `state`
+where it is that seat's turn again or the deal is over ("play -> next human turn": the
+server applies the move, the three bots play in a worker thread, the view comes back),
+and the hint round trip. It reports their p50/p90/p99/max, the human decisions and the
+deals finished, the server's memory (VmHWM and VmRSS from /proc, sampled every second),
+its CPU time, the lag of its event loop, where its time went (Table.handle, Table.advance,
+the bots' moves, Table.view, Room.broadcast), and every error: an `error` message, an
+exception, a disconnect, a timeout, an exception the server logged. The report is
+written as JSON to OUT (a temporary file, then renamed); experiments/play_load.md reads it.
+
+Exit status: 0 without errors, 1 with any error, 2 when the server did not start or an
+argument is wrong. Without the package installed, run it with PYTHONPATH=python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import cProfile
+import faulthandler
+import importlib.util
+import inspect
+import json
+import os
+import platform
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+DEALS_PER_TABLE = 10**6  # (a table never runs out of deals within a run)
+TABLE_SEED_STRIDE = 10**6  # table i: deals from seed + i * stride
+MAX_ERRORS_KEPT = 20  # the texts kept in the report (every error is counted)
+MAX_ERRORS_PER_TABLE = 5  # a table's client gives up after this many
+PERCENTILES = (50, 90, 99)
+
+
+# ------------------------------------------------------------------------------ the server
+
+
+def _emit(out: Any, obj: dict[str, Any]) -> None:
+    out.write(json.dumps(obj) + "\n")
+    out.flush()
+
+
+def _install_timers(totals: dict[str, list[float]]) -> None:
+    """Wraps the table's and room's methods that do the work, adding up calls, seconds
+    and the longest call in `totals` (name -> [calls, seconds, max seconds])."""
+    from shuangkou.play import server, table
+
+    lock = threading.Lock()
+
+    def add(name: str, seconds: float) -> None:
+        with lock:
+            t = totals.setdefault(name, [0, 0.0, 0.0])
+            t[0] += 1
+            t[1] += seconds
+            t[2] = max(t[2], seconds)
+
+    def timed(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                add(name, time.perf_counter() - start)
+
+        return wrapper
+
+    def timed_async(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        async def wrapper(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return await fn(*args, **kwargs)
+            finally:
+                add(name, time.perf_counter() - start)
+
+        return wrapper
+
+    for name in ("handle", "advance", "view"):
+        setattr(table.Table, name, timed(f"Table.{name}", getattr(table.Table, name)))
+    for name in ("agent_step", "agent_action"):  # (the bots' move, as table.py names it; looked up at each call)
+        if callable(getattr(table, name, None)):
+            setattr(table, name, timed(f"bot move ({name})", getattr(table, name)))
+            break
+    server.Room.broadcast = timed_async("Room.broadcast", server.Room.broadcast)
+
+
+async def _loop_lag(lags: list[float], period: float = 0.01) -> None:
+    """How late the event loop wakes a task that sleeps `period` (seconds)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        start = loop.time()
+        await asyncio.sleep(period)
+        lags.append(loop.time() - start - period)
+
+
+def serve_child(spec: dict[str, Any]) -> None:
+    """The server process: builds the tables, serves them, prints one JSON line with the
+    port and the human seats' tokens, then answers `stats` lines on stdin with a JSON line
+    of its timers; stdin closing stops it."""
+    out = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)  # (anything else printed goes to stderr, not into the replies)
+    faulthandler.enable(all_threads=True)  # (a crash in the core leaves every thread's stack in the log)
+    import shuangkou as sk
+    import uvicorn
+    from shuangkou.play.server import Room, make_app
+    from shuangkou.play.table import Table
+
+    totals: dict[str, list[float]] = {}
+    _install_timers(totals)
+    room = Room()
+    tokens = {}
+    for i in range(spec["tables"]):
+        seed = spec["seed"] + TABLE_SEED_STRIDE * i
+        table = Table(
+            sk.Rules(spec["variant"]), ["human", *spec["bots"]], seed=seed, deals=DEALS_PER_TABLE, turn_seconds=None
+        )
+        room.add(f"t{i}", table)
+        tokens[f"t{i}"] = table.state[0].token
+    config = uvicorn.Config(make_app(room), host="127.0.0.1", port=0, log_level="warning", ws_max_size=1 << 16)
+    server = uvicorn.Server(config)
+    lags: list[float] = []
+
+    def stats() -> None:
+        _emit(out, {"stats": {"timers": totals, "loop_lag": summary(lags), "tables": len(room.tables)}})
+
+    async def main() -> None:
+        task = asyncio.create_task(server.serve())
+        while not server.started:
+            if task.done():
+                await task
+                return
+            await asyncio.sleep(0.05)
+        loop = asyncio.get_running_loop()
+        lag_task = loop.create_task(_loop_lag(lags))
+
+        def commands() -> None:
+            for line in sys.stdin:
+                if line.strip() == "stats":
+                    loop.call_soon_threadsafe(stats)
+            loop.call_soon_threadsafe(setattr, server, "should_exit", True)
+
+        threading.Thread(target=commands, daemon=True).start()
+        port = server.servers[0].sockets[0].getsockname()[1]
+        _emit(out, {"ready": True, "port": port, "tokens": tokens, "pid": os.getpid(), "version": sk.__version__})
+        await task
+        lag_task.cancel()
+
+    if not spec.get("profile"):
+        asyncio.run(main())
+        return
+    profile = cProfile.Profile()  # (the event loop's thread; the bots' worker threads are not in it)
+    profile.enable()
+    try:
+        asyncio.run(main())
+    finally:
+        profile.disable()
+        profile.dump_stats(spec["profile"])
+
+
+# ------------------------------------------------------------------------------ measures
+
+
+def summary(seconds: list[float]) -> dict[str, Any]:
+    """Count, p50/p90/p99, mean and max of durations given in seconds, in milliseconds."""
+    if not seconds:
+        return {"count": 0}
+    ordered = sorted(seconds)
+
+    def pct(p: float) -> float:  # (nearest rank: a value that was measured)
+        return ordered[min(len(ordered) - 1, max(0, -(-len(ordered) * p // 100) - 1))] * 1000
+
+    out: dict[str, Any] = {"count": len(ordered)}
+    out.update({f"p{p}_ms": round(pct(p), 3) for p in PERCENTILES})
+    out["mean_ms"] = round(sum(ordered) / len(ordered) * 1000, 3)
+    out["max_ms"] = round(ordered[-1] * 1000, 3)
+    return out
+
+
+def proc_status(pid: int) -> dict[str, int]:
+    """VmRSS, VmHWM (the peak) and the like of a process, in bytes, from /proc."""
+    out = {}
+    with contextlib.suppress(OSError), open(f"/proc/{pid}/status", encoding="ascii") as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            if key.startswith("Vm") and value.strip().endswith("kB"):
+                out[key] = int(value.split()[0]) * 1024
+    return out
+
+
+def proc_cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process (its threads included), from /proc."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine() -> dict[str, Any]:
+    """The machine the run was made on."""
+    model = platform.processor() or platform.machine()
+    with contextlib.suppress(OSError), open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    mem = None
+    with contextlib.suppress(OSError), open("/proc/meminfo", encoding="ascii") as f:
+        for line in f:
+            if line.startswith("MemTotal:"):
+                mem = int(line.split()[1]) * 1024
+    versions = {}
+    for name in ("uvicorn", "starlette", "websockets"):
+        with contextlib.suppress(Exception):
+            versions[name] = getattr(__import__(name), "__version__", "?")
+    return {
+        "cores": os.cpu_count(),
+        "cpu": model,
+        "memory_bytes": mem,
+        "loadavg_at_start": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "packages": versions,
+    }
+
+
+@dataclass
+class Stats:
+    """What the clients measured, all tables together."""
+
+    turn: list[float] = field(default_factory=list)  # play/pass -> next human turn (seconds)
+    hint: list[float] = field(default_factory=list)  # hint round trip
+    start: list[float] = field(default_factory=list)  # start -> the next deal's first human turn
+    decisions: int = 0
+    plays: int = 0
+    passes: int = 0
+    chooses: int = 0
+    deals: int = 0
+    errors: int = 0
+    error_texts: list[str] = field(default_factory=list)
+
+    def error(self, text: str) -> None:
+        self.errors += 1
+        if len(self.error_texts) < MAX_ERRORS_KEPT:
+            self.error_texts.append(text)
+
+
+# ------------------------------------------------------------------------------ the client
+
+
+class ClientError(Exception):
+    """A table's client cannot go on (the reason is already counted as an error)."""
+
+
+def _connect(url: str) -> Any:
+    try:
+        from websockets.asyncio.client import connect
+    except ImportError:  # (websockets < 13)
+        from websockets import connect  # type: ignore[no-redef]
+    kwargs: dict[str, Any] = {"max_size": 1 << 22, "open_timeout": 60}
+    if "proxy" in inspect.signature(connect).parameters:
+        kwargs["proxy"] = None  # (loopback: never through a proxy from the environment)
+    return connect(url, **kwargs)
+
+
+def _is_state(m: dict[str, Any]) -> bool:
+    return m.get("type") == "state"
+
+
+def _my_turn_or_over(m: dict[str, Any]) -> bool:
+    return _is_state(m) and (m.get("phase") != "playing" or bool(m.get("your_turn")))
+
+
+class TableClient:
+    """Plays the human seat of one table by script until `deadline` (perf_counter)."""
+
+    def __init__(self, table_id: str, url: str, stats: Stats, deadline: float, timeout: float) -> None:
+        self.table_id = table_id
+        self.url = url
+        self.stats = stats
+        self.deadline = deadline
+        self.timeout = timeout
+        self.seq = 0
+        self.errors = 0
+        self.ws: Any = None
+        self.last: dict[str, Any] = {}
+
+    def error(self, text: str) -> None:
+        self.errors += 1
+        self.stats.error(f"{self.table_id}: {text}")
+        if self.errors >= MAX_ERRORS_PER_TABLE:
+            raise ClientError(text)
+
+    async def send(self, kind: str, **fields: Any) -> None:
+        self.seq += 1
+        await self.ws.send(json.dumps({"type": kind, "seq": self.seq, **fields}))
+
+    async def recv(self, waiting_for: str) -> dict[str, Any]:
+        """The next message; `error` messages are counted (and returned)."""
+        try:
+            text = await asyncio.wait_for(self.ws.recv(), self.timeout)
+        except asyncio.TimeoutError:
+            self.error(f"no message within {self.timeout:g} s, waiting for {waiting_for}")
+            raise ClientError("timeout") from None
+        msg = json.loads(text)
+        if _is_state(msg):
+            self.last = msg
+        elif msg.get("type") == "error":
+            self.error(f"error reply while waiting for {waiting_for}: {msg.get('message')!r} (seq {msg.get('seq')})")
+        return msg
+
+    async def until(self, pred: Callable[[dict[str, Any]], bool], waiting_for: str) -> dict[str, Any]:
+        while True:
+            msg = await self.recv(waiting_for)
+            if pred(msg):
+                return msg
+
+    async def run(self, done: asyncio.Event, close: asyncio.Event) -> None:
+        try:
+            async with _connect(self.url) as ws:
+                self.ws = ws
+                try:
+                    await self.play()
+                finally:
+                    done.set()
+                    await close.wait()  # (open until every table is done: a closed seat goes to 托管)
+        except ClientError:
+            pass
+        except Exception as e:  # noqa: BLE001 - every exception and disconnect is an error of the run
+            self.stats.error(f"{self.table_id}: {type(e).__name__}: {e}")
+        finally:
+            done.set()
+
+    async def play(self) -> None:
+        state = await self.until(_my_turn_or_over, "the first human turn")
+        while time.perf_counter() < self.deadline:
+            if state.get("phase") == "playing" and not state.get("your_turn"):
+                state = await self.until(_my_turn_or_over, "the human turn")
+            elif state.get("phase") == "playing":
+                state = await self.decide(state)
+            else:
+                state = await self.next_deal(state)
+
+    async def decide(self, state: dict[str, Any]) -> dict[str, Any]:
+        """One human decision: hint, then play the hinted cards (or pass), then wait for
+        the next human turn or the end of the deal."""
+        sent = time.perf_counter()
+        await self.send("hint")
+        hint = await self.until(lambda m: m.get("type") in ("hint", "error"), "a hint")
+        if hint["type"] == "error":
+            return self.last
+        self.stats.hint.append(time.perf_counter() - sent)
+        cards = hint.get("cards") or []
+        if cards:
+            move: dict[str, Any] = {"cards": cards}
+            await self.send("play", **move)
+        elif state.get("can_pass"):
+            move = {}
+            await self.send("pass")
+        else:
+            self.error(f"the hint is empty and passing is not legal (deal {state.get('deal')})")
+            return self.last
+        sent = time.perf_counter()
+        acknowledged = False
+        while True:
+            msg = await self.recv("the next human turn")
+            kind = msg.get("type")
+            if kind == "error":
+                return self.last  # (still this seat's turn: the next hint is the next play)
+            if kind == "choose":
+                if "reading" in move:
+                    self.error(f"offered readings again after choosing reading 0 for {cards}")
+                    return self.last
+                move["reading"] = 0
+                self.stats.chooses += 1
+                await self.send("play", **move)
+            elif _is_state(msg):
+                over = msg.get("phase") != "playing" or msg.get("deal") != state.get("deal")
+                # (the turn can come straight back, with no bot moving: a partner went out
+                # on a trick this seat passed, and the lead passed to it)
+                grown = len(msg.get("history") or []) > len(state.get("history") or [])
+                acknowledged = acknowledged or over or grown or not msg.get("your_turn")
+                if acknowledged and (over or msg.get("your_turn")):
+                    break
+        self.stats.turn.append(time.perf_counter() - sent)
+        self.stats.decisions += 1
+        if cards:
+            self.stats.plays += 1
+        else:
+            self.stats.passes += 1
+        return msg
+
+    async def next_deal(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The deal is over: `start` (the seat is ready), then wait until the next deal is
+        being played and it is this seat's turn."""
+        if state.get("phase") == "over":
+            self.stats.deals += 1
+        deal = state.get("deal")
+        sent = time.perf_counter()
+        await self.send("start")
+        state = await self.until(
+            lambda m: (
+                m.get("type") == "error" or (_is_state(m) and m.get("phase") == "playing" and m.get("deal") != deal)
+            ),
+            "the next deal",
+        )
+        if state["type"] == "error":
+            raise ClientError("start refused")
+        if not _my_turn_or_over(state):
+            state = await self.until(_my_turn_or_over, "the first human turn of the deal")
+        self.stats.start.append(time.perf_counter() - sent)
+        return state
+
+
+# ------------------------------------------------------------------------------ the run
+
+
+def package_dir() -> str | None:
+    """The folder of the `shuangkou` package this Python imports (without importing it)."""
+    found = importlib.util.find_spec("shuangkou")
+    return os.path.dirname(found.origin) if found is not None and found.origin else None
+
+
+def core_files() -> dict[str, int]:
+    """The compiled core's files and their modification times (ns): one replaced during a
+    run (rebuilt in place) can crash the server that has it mapped."""
+    folder = package_dir()
+    if folder is None:
+        return {}
+    return {
+        os.path.join(folder, n): os.stat(os.path.join(folder, n)).st_mtime_ns
+        for n in sorted(os.listdir(folder))
+        if n.startswith("_core") and n.endswith((".so", ".pyd"))
+    }
+
+
+async def _start_server(spec: dict[str, Any], log: Any) -> tuple[asyncio.subprocess.Process, dict[str, Any]]:
+    env = dict(os.environ)
+    folder = package_dir()
+    if folder is not None:  # (the child imports the same package)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (os.path.dirname(folder), env.get("PYTHONPATH")) if p)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        os.path.abspath(__file__),
+        "--serve-child",
+        json.dumps(spec),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=log,
+        env=env,
+    )
+    assert proc.stdout is not None
+    line = await asyncio.wait_for(proc.stdout.readline(), 300)
+    if not line:
+        await proc.wait()
+        log.seek(0)
+        raise RuntimeError(f"the server did not start (exit {proc.returncode}):\n{log.read()[-4000:]}")
+    return proc, json.loads(line)
+
+
+async def _server_stats(proc: asyncio.subprocess.Process) -> dict[str, Any]:
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(b"stats\n")
+    await proc.stdin.drain()
+    line = await asyncio.wait_for(proc.stdout.readline(), 60)
+    return json.loads(line)["stats"] if line else {}
+
+
+async def _stop_server(proc: asyncio.subprocess.Process) -> int | None:
+    assert proc.stdin is not None
+    proc.stdin.close()
+    try:
+        return await asyncio.wait_for(proc.wait(), 30)
+    except asyncio.TimeoutError:
+        proc.kill()
+        await proc.wait()
+        return None
+
+
+class Progress:
+    """A bar on a terminal (tqdm), else a line every 10 s; nothing when quiet."""
+
+    def __init__(self, seconds: float, quiet: bool) -> None:
+        self.bar = None
+        self.quiet = quiet
+        self.last_line = 0.0
+        if not quiet and sys.stderr.isatty():
+            with contextlib.suppress(ImportError):
+                from tqdm import tqdm
+
+                self.bar = tqdm(total=round(seconds), unit="s", desc="load", leave=False)
+
+    def update(self, elapsed: float, stats: Stats, rss: int) -> None:
+        text = f"decisions={stats.decisions} deals={stats.deals} errors={stats.errors} rss={rss / 2**20:.0f}MiB"
+        if self.bar is not None:
+            self.bar.n = min(self.bar.total, round(elapsed))
+            self.bar.set_postfix_str(text)
+        elif not self.quiet and elapsed - self.last_line >= 10:
+            self.last_line = elapsed
+            print(f"  {elapsed:5.0f} s  {text}", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+async def _sample(pid: int, t0: float, stats: Stats, samples: list[dict[str, Any]], progress: Progress) -> None:
+    while True:
+        vm = proc_status(pid)
+        elapsed = time.perf_counter() - t0
+        samples.append({"t": round(elapsed, 2), "rss_bytes": vm.get("VmRSS", 0), "decisions": stats.decisions})
+        progress.update(elapsed, stats, vm.get("VmRSS", 0))
+        await asyncio.sleep(1.0)
+
+
+async def run_load(
+    tables: int = 100,
+    seconds: float = 60.0,
+    bots: str = "heuristic",
+    variant: str = "baibian",
+    seed: int = 0,
+    timeout: float = 30.0,
+    quiet: bool = False,
+    profile: str | None = None,
+) -> dict[str, Any]:
+    """Runs the load test and returns its report (see the module's docstring)."""
+    bot_list = [b.strip() for b in bots.split(",")]
+    if len(bot_list) == 1:
+        bot_list *= 3
+    if len(bot_list) != 3 or not all(bot_list):
+        raise ValueError(f"--bots: one agent, or three comma-separated ones, got {bots!r}")
+    if tables < 1 or seconds <= 0:
+        raise ValueError("--tables must be at least 1 and --seconds above 0")
+    spec = {"tables": tables, "variant": variant, "bots": bot_list, "seed": seed}
+    params = {**spec, "seconds": seconds, "timeout": timeout, "human_seat": 0, "deals_per_table": DEALS_PER_TABLE}
+    stats = Stats()
+    samples: list[dict[str, Any]] = []
+    core_before = core_files()
+    if profile:
+        spec["profile"] = os.path.abspath(profile)
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as log:
+        built = time.perf_counter()
+        proc, hello = await _start_server(spec, log)
+        pid = hello["pid"]
+        report: dict[str, Any] = {"parameters": params, "machine": machine(), "shuangkou": hello.get("version")}
+        report["server_start_s"] = round(time.perf_counter() - built, 3)
+        progress = Progress(seconds, quiet)
+        t0 = time.perf_counter()
+        cpu0 = proc_cpu_seconds(pid), time.process_time()
+        sampler = asyncio.create_task(_sample(pid, t0, stats, samples, progress))
+        close = asyncio.Event()
+        clients, done = [], []
+        for table_id, token in hello["tokens"].items():
+            url = f"ws://127.0.0.1:{hello['port']}/ws?table={table_id}&token={token}"
+            clients.append(TableClient(table_id, url, stats, t0 + seconds, timeout))
+            done.append(asyncio.Event())
+        tasks = [asyncio.create_task(c.run(d, close)) for c, d in zip(clients, done)]
+        await asyncio.gather(*(d.wait() for d in done))
+        wall = time.perf_counter() - t0
+        cpu1 = proc_cpu_seconds(pid), time.process_time()
+        vm_end = proc_status(pid)
+        try:
+            server_stats = await _server_stats(proc)
+        except (OSError, ValueError, asyncio.TimeoutError) as e:
+            stats.error(f"the server did not answer 'stats' ({type(e).__name__}: {e}; exit status {proc.returncode})")
+            server_stats = {}
+        finally:
+            sampler.cancel()
+            progress.close()
+            close.set()
+            await asyncio.gather(*tasks)
+            vm_after = proc_status(pid)
+            code = await _stop_server(proc)
+        log.seek(0)
+        server_log = log.read()
+    signs = ("Traceback", "ERROR", "Fatal Python error")
+    logged = [line for line in server_log.splitlines() if any(line.startswith(s) for s in signs)]
+    for line in logged[:MAX_ERRORS_KEPT]:
+        stats.error(f"server log: {line}")
+    if code != 0:
+        stats.error(f"the server exited with status {code} (None: killed after 30 s; below 0: the signal)")
+    if core_files() != core_before:
+        stats.error("the compiled core (_core) was replaced during the run: a process that has it mapped can crash")
+    if stats.decisions == 0:
+        stats.error("no human decision was made")
+    report.update(
+        {
+            "wall_s": round(wall, 3),
+            "human_decisions": stats.decisions,
+            "decisions_per_s": round(stats.decisions / wall, 1),
+            "plays": stats.plays,
+            "passes": stats.passes,
+            "readings_chosen": stats.chooses,
+            "deals_finished": stats.deals,
+            "play_to_next_human_turn": summary(stats.turn),
+            "hint_round_trip": summary(stats.hint),
+            "start_to_first_human_turn": summary(stats.start),
+            "server_memory": {
+                "vm_hwm_bytes": vm_after.get("VmHWM", vm_end.get("VmHWM")),
+                "vm_rss_end_bytes": vm_end.get("VmRSS"),
+                "rss_samples": samples,
+            },
+            "cpu": {
+                "server_s": round(cpu1[0] - cpu0[0], 2),
+                "client_s": round(cpu1[1] - cpu0[1], 2),
+                "server_share_of_one_core": round((cpu1[0] - cpu0[0]) / wall, 3),
+            },
+            "server": server_stats,
+            "server_exit_status": code,
+            "server_log_tail": server_log[-4000:],
+            "errors": {"count": stats.errors, "first": stats.error_texts},
+        }
+    )
+    return report
+
+
+def write_json(path: str, report: dict[str, Any]) -> None:
+    """Writes `report` to `path` through a temporary file in the same folder, renamed."""
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".play_load.", suffix=".json", dir=folder)
+    umask = os.umask(0)
+    os.umask(umask)
+    try:
+        os.chmod(tmp, 0o666 & ~umask)  # (as an ordinary file, not mkstemp's 0600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(report, f, indent=1, ensure_ascii=False)
+            f.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def format_report(r: dict[str, Any]) -> str:
+    """The short table printed at the end."""
+    p = r["parameters"]
+    m = r["machine"]
+
+    def lat(s: dict[str, Any]) -> str:
+        if not s.get("count"):
+            return "-"
+        return " ".join(f"p{q} {s[f'p{q}_ms']:.1f}" for q in PERCENTILES) + f"  max {s['max_ms']:.1f} ms"
+
+    mem = r["server_memory"]
+    rows = [
+        (
+            "run",
+            f"{p['tables']} tables x {r['wall_s']:.1f} s, bots {','.join(p['bots'])}, {p['variant']}, seed {p['seed']}",
+        ),
+        ("machine", f"{m['cores']} cores, {m['cpu']}"),
+        ("human decisions", f"{r['human_decisions']} ({r['decisions_per_s']}/s)"),
+        ("deals finished", str(r["deals_finished"])),
+        ("play -> next turn", lat(r["play_to_next_human_turn"])),
+        ("hint round trip", lat(r["hint_round_trip"])),
+        ("start -> first turn", lat(r["start_to_first_human_turn"])),
+        (
+            "server memory",
+            f"peak {(mem['vm_hwm_bytes'] or 0) / 2**20:.0f} MiB (VmHWM), {(mem['vm_rss_end_bytes'] or 0) / 2**20:.0f} MiB at the end",
+        ),
+        ("server CPU", f"{r['cpu']['server_s']} s ({r['cpu']['server_share_of_one_core']:.0%} of one core)"),
+        ("errors", str(r["errors"]["count"])),
+    ]
+    lines = [f"{k:<20} {v}" for k, v in rows]
+    lines += [f"  {t}" for t in r["errors"]["first"][:5]]
+    return "\n".join(lines)
+
+
+class _Help(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
+    """The module's docstring as written, and each option's default."""
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="play_load.py", description=__doc__, formatter_class=_Help)
+    parser.add_argument("--tables", type=int, default=100, help="tables played at once, one connection each")
+    parser.add_argument("--seconds", type=float, default=60.0, help="how long the clients play")
+    parser.add_argument("--bots", default="heuristic", help="the three bots' agent: one name, or three comma-separated")
+    parser.add_argument("--variant", default="baibian", help="a preset or a variant YAML file")
+    parser.add_argument("--seed", type=int, default=0, help="table i is dealt from SEED + 1,000,000 * i")
+    parser.add_argument("--timeout", type=float, default=30.0, help="longest wait for one message (an error)")
+    parser.add_argument("--out", default=None, help="the JSON report, e.g. experiments/play_load.json")
+    parser.add_argument("--quiet", action="store_true", help="no progress and no table")
+    parser.add_argument(
+        "--profile", default=None, help="cProfile the server's event loop into this file (python -m pstats FILE)"
+    )
+    parser.add_argument("--serve-child", default=None, help=argparse.SUPPRESS)  # (the server process)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.serve_child is not None:
+        serve_child(json.loads(args.serve_child))
+        return 0
+    try:
+        report = asyncio.run(
+            run_load(
+                args.tables, args.seconds, args.bots, args.variant, args.seed, args.timeout, args.quiet, args.profile
+            )
+        )
+    except (RuntimeError, ValueError) as e:  # (the server did not start, or a bad argument)
+        print(f"play_load: {e}", file=sys.stderr)
+        return 2
+    if args.out:
+        write_json(args.out, report)
+    if not args.quiet:
+        print(format_report(report))
+    return 1 if report["errors"]["count"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
