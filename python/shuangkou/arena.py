@@ -177,7 +177,7 @@ def arena(
     seed: int | None = None,
     batch: int = 1024,
     progress: Callable[[int, int], Any] | None = None,
-    replays: int = 0,
+    replays: int | str = 0,
     replay_path: str | os.PathLike | None = None,
     **overrides: Any,
 ) -> ArenaResult:
@@ -190,9 +190,9 @@ def arena(
     pair, a count (deals 0..deals-1 of `seed`) or an evaluation set "eval-v1:N" (which
     fixes the seed). threads: None or 0 for every core. batch: deals side by side for
     Python agents. progress(done, total) is called now and then with the deals played so
-    far over all pairs (each duplicate pair is two deals). replays: the first N deals of
-    each pair and half are written to replay_path (gzip JSON lines of {"agents", "pair",
-    "half", "seed", "record"}; `shuangkou replay` shows them); built-in agents only.
+    far over all pairs (each duplicate pair is two deals). replays: the first N deals (or
+    "all") of each pair and half are written to replay_path (gzip JSON lines, records naming their
+    seats' agents, as selfplay writes them; `shuangkou replay` shows them); built-in agents only.
     """
     if isinstance(agents, str):
         agents = [a.strip() for a in agents.split(",")]
@@ -210,7 +210,7 @@ def arena(
         raise ValueError(f"progress: a callable progress(done, total) or None, got {type(progress).__name__}")
     pairs_ix = [(i, j) for i in range(len(resolved)) for j in range(i + 1, len(resolved))]
     check_arena_memory(n, len(resolved))
-    replays = int_arg(replays, "replays", 0, n, f" (at most deals={n})")
+    replays = n if replays == "all" else int_arg(replays, "replays", 0, n, f" (at most deals={n}) or 'all'")
     if bool(replays) != (replay_path is not None):
         raise ValueError("replays and replay_path go together: give both (a count and a .jsonl.gz file) or neither")
     if replays and not all(is_bot(a) for a in resolved):
@@ -273,7 +273,7 @@ def _play_round_robin(
             seated = None
             if writer is not None:
                 a, b = (labels[i], labels[j]) if half == 0 else (labels[j], labels[i])
-                seated = writer.for_seats([a, b, a, b], pair=[labels[i], labels[j]], half=half, seed=base_seed)
+                seated = writer.for_seats([a, b, a, b])
             r = selfplay(
                 rules,
                 games=n,

@@ -75,6 +75,16 @@ def _import_from_cwd() -> None:
         sys.path.insert(0, os.getcwd())
 
 
+def _replays_arg(text: str) -> int | str:
+    """--replays: a count or 'all'."""
+    if text == "all":
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"--replays takes a count or 'all', got '{text}'") from None
+
+
 def _cmd_selfplay(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
@@ -84,12 +94,7 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     Rules(args.variant, **overrides)  # a bad variant or parameter is reported before anything starts
     _import_from_cwd()
     agents = seat_agents(args.agents)
-    replays: int | str = args.replays
-    if replays != "all":
-        try:
-            replays = int(replays)
-        except ValueError:
-            raise ValueError(f"--replays takes a count or 'all', got '{args.replays}'") from None
+    replays = _replays_arg(args.replays)
     out = Path(args.out) if args.out else None
     if replays and out is None:
         raise ValueError("--replays needs --out (the replays go to OUT/replays.jsonl.gz)")
@@ -161,23 +166,25 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     int_arg(args.threads, "--threads", 0, _core.MAX_THREADS, " (0: every core)")
     check_arena_memory(n, len(agents))
     out = Path(args.out) if args.out else None
-    replays = int_arg(args.replays, "--replays", 0, n, f" (at most the deals, {n})")
+    replays = _replays_arg(args.replays)
+    replays = n if replays == "all" else int_arg(replays, "--replays", 0, n, f" (at most the deals, {n}) or 'all'")
     if replays and out is None:
         raise ValueError("--replays needs --out (the replays go to OUT/replays.jsonl.gz)")
     if out is not None:
         prepare_out(out, list(FILES) + (["replays.jsonl.gz"] if replays else []))
     pairs = len(agents) * (len(agents) - 1) // 2
-    bar = tqdm(
-        total=2 * n * pairs,
-        unit="deal",
-        unit_scale=True,
+    bar = tqdm(  # counts duplicate pairs (two deals each): --deals of them for every pair of agents
+        total=n * pairs,
+        unit="pair",
+        unit_scale=True,  # (the rate: 3.51kpair/s; the counts are written whole: 0/600, 1,000/3,000)
+        bar_format="{l_bar}{bar}| {n:,}/{total:,} [{elapsed}<{remaining}, {rate_fmt}{postfix}]",
         disable=args.quiet,
         smoothing=0.3,
-        desc=f"arena {args.variant}",
+        desc=f"arena {args.variant}, duplicate pairs",
     )
 
-    def progress(done: int, total: int) -> None:
-        bar.update(done - bar.n)
+    def progress(done: int, total: int) -> None:  # (done, total: deals, two a duplicate pair)
+        bar.update(done // 2 - bar.n)
 
     try:
         result = arena(
@@ -226,7 +233,8 @@ def _add_selfplay(sub: Any) -> None:
         "outcome shares, scores per seat and per agent with 95% confidence intervals, bombs by stars, "
         "deal length and throughput. Deal i is dealt from a seed derived from (--seed, i), so results "
         "do not depend on --threads. With --out, writes summary.json, deals.npz (per-deal arrays) and, "
-        "with --replays, replays.jsonl.gz (one JSON record per line; shuangkou.Game.from_json replays it).",
+        "with --replays, replays.jsonl.gz (one deal a line: the seats' agents and the record, which "
+        "shuangkou.Game.from_json replays; shuangkou replay shows them).",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     sp.add_argument("--games", type=int, default=1_000_000, help="number of deals")
@@ -283,9 +291,9 @@ def _add_arena(sub: Any) -> None:
     ar.add_argument("--out", default=None, help="folder for results.json, pairs.csv, the plots and report.md")
     ar.add_argument(
         "--replays",
-        type=int,
-        default=0,
-        help="record the first N deals of each pair and half in OUT/replays.jsonl.gz (shuangkou replay shows them)",
+        default="0",
+        help="record the first N deals (or 'all') of each pair and half in OUT/replays.jsonl.gz "
+        "(shuangkou replay shows them)",
     )
     _variant_options(ar)
     ar.set_defaults(func=_cmd_arena)

@@ -1,8 +1,10 @@
 """Replay files: JSON lines (gzip or plain), one recorded deal per line.
 
-A line is either a deal record as `Game.to_json` writes it (`selfplay --replays`), or
-an object `{"agents": [four seat labels], "record": {...}, ...}` naming who sat where
-(`arena --replays`, the deals `play` saves). `read_replays` reads both.
+A line is a deal record as `Game.to_json` writes it, with an "agents" key naming who
+sat in each seat (`selfplay --replays`, `arena --replays`, the deals `play --out`
+saves); `Game.from_json` replays it as it is. `read_replays` also reads records
+without "agents" and the `{"agents": [...], "record": {...}}` lines of earlier `play`
+versions.
 
 from shuangkou.replays import ReplayWriter, read_replays
 w = ReplayWriter("runs/x/replays.jsonl.gz"); w.write(records); w.close()
@@ -15,7 +17,6 @@ import gzip
 import json
 import os
 from dataclasses import dataclass
-from typing import Any
 
 from . import _core
 
@@ -40,10 +41,10 @@ class ReplayWriter:
         """Writes deal records (`Game.to_json` texts), one a line."""
         self._write(records)
 
-    def for_seats(self, agents: list[str], **fields: Any) -> _SeatedWriter:
-        """A writer into this file that wraps each record with the seats' labels (and
-        any other `fields`): {"agents": agents, ..., "record": record}."""
-        return _SeatedWriter(self, json.dumps({"agents": list(agents), **fields}, ensure_ascii=False)[:-1])
+    def for_seats(self, agents: list[str]) -> _SeatedWriter:
+        """A writer into this file that adds the seats' labels to each record (its
+        "agents" key, which `Game.from_json` reads past)."""
+        return _SeatedWriter(self, json.dumps({"agents": list(agents)}, ensure_ascii=False)[:-1])
 
     def _write(self, lines: list[str]) -> None:
         try:
@@ -61,14 +62,14 @@ class ReplayWriter:
 
 
 class _SeatedWriter:
-    """ReplayWriter.for_seats: records wrapped with who sat where; closing it leaves the
+    """ReplayWriter.for_seats: records that name who sat where; closing it leaves the
     file open (its ReplayWriter closes it)."""
 
     def __init__(self, file: ReplayWriter, head: str) -> None:
-        self._file, self._head = file, head  # head: the wrapper object's text without its "}"
+        self._file, self._head = file, head  # head: '{"agents": [...]', the key to put first
 
     def write(self, records: list[str]) -> None:
-        self._file._write([f'{self._head}, "record": {r}}}' for r in records])
+        self._file._write([f"{self._head}, {r[1:]}" for r in records])  # (a record is a JSON object: "{...}")
 
     def close(self) -> None:
         pass
@@ -80,7 +81,7 @@ class RecordedDeal:
     and the record (`Game.from_json` text)."""
 
     agents: list[str] | None
-    record: str
+    record: str  # (with its "agents" where it has them)
 
 
 MAX_REPLAY_DEALS = 10_000  # the deals a viewer reads from one file
@@ -118,14 +119,11 @@ def _parse_line(line: str, where: str) -> RecordedDeal:
         obj = json.loads(line)
     except ValueError as e:
         raise ValueError(f"{where}: not JSON ({e})") from None
-    agents = None
-    if isinstance(obj, dict) and "record" in obj:
-        agents = obj.get("agents")
-        if not (isinstance(agents, list) and len(agents) == 4 and all(isinstance(a, str) for a in agents)):
-            raise ValueError(f"{where}: 'agents' must list four seat labels")
-        obj = obj["record"]
+    if isinstance(obj, dict) and "record" in obj:  # (the lines of earlier `play` versions)
+        obj = {"agents": obj.get("agents"), **obj["record"]} if isinstance(obj["record"], dict) else None
     if not isinstance(obj, dict):
         raise ValueError(f"{where}: a deal record is a JSON object")
+    agents = obj.get("agents")
     record = json.dumps(obj)
     try:
         _core.Game.from_json(record)

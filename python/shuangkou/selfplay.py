@@ -91,7 +91,8 @@ def selfplay(
     agents: one per seat, one per team or one for all (see `seat_agents`): built-in bot
     names, callables or `shuangkou.Agent` objects. threads: None or 0 for every core.
     replays: the first N deals (or "all") are written to replay_path as gzip JSON lines,
-    each a record that `Game.from_json` replays exactly. progress(done) is called between
+    each a record that `Game.from_json` replays exactly, naming the variant, the deal's
+    seed and the seats' agents ("agents"); `shuangkou replay` shows them. progress(done) is called between
     blocks of deals; returning a false value other than None (False, numpy's False, 0)
     stops early.
 
@@ -124,6 +125,7 @@ def selfplay(
     if all(is_bot(a) for a in names):
         opened = bool(replays_n) and not _is_writer(replay_path)
         writer = ReplayWriter(replay_path) if opened else replay_path if replays_n else None
+        seated = writer.for_seats(labels) if opened else writer  # (a caller's writer names the seats itself)
         try:
             arrays = _core.run_selfplay(
                 rules,
@@ -132,7 +134,7 @@ def selfplay(
                 threads=threads,
                 seed=seed,
                 replays=replays_n,
-                on_records=writer.write if writer else None,
+                on_records=seated.write if seated else None,
                 progress=report,
             )
         finally:

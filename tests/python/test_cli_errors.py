@@ -343,8 +343,10 @@ def test_small_selfplay_writes_its_outputs(tmp_path):
         records = [line for line in f.read().splitlines() if line]
     assert len(records) == 5
     for r in records:
-        g = sk.Game.from_json(r)
-        assert g.is_over() and g.params["max_bomb"] == "10"
+        line = json.loads(r)
+        assert line["agents"] == ["heuristic", "random", "heuristic", "random"]  # a record names its seats
+        g = sk.Game.from_json(r)  # (it replays as it is)
+        assert g.is_over() and g.params["max_bomb"] == "10" and line["seed"] is not None
 
 
 def test_selfplay_help():

@@ -49,20 +49,20 @@ def test_the_frames_step_through_the_recorded_deal(variant):
 
 def test_replay_files_of_every_source_are_read(tmp_path):
     g1, g2 = played(seed=1), played(seed=2)
+    seats = ["玩家 1", "a", "b", "c"]
     plain = tmp_path / "deals.jsonl"  # as `play --out` writes them
-    plain.write_text(
-        "".join(
-            json.dumps({"agents": ["玩家 1", "a", "b", "c"], "record": json.loads(g.to_json())}) + "\n"
-            for g in (g1, g2)
-        )
-    )
+    plain.write_text("".join(json.dumps({"agents": seats, **json.loads(g.to_json())}) + "\n" for g in (g1, g2)))
+    legacy = tmp_path / "old.jsonl"  # as play wrote them before records named their seats
+    legacy.write_text(json.dumps({"agents": seats, "record": json.loads(g1.to_json())}) + "\n")
+    assert read_replays(legacy)[0][0].agents == seats
     raw = tmp_path / "replays.jsonl.gz"  # as `selfplay --replays` writes them
     with gzip.open(raw, "wt") as f:
         f.write(g1.to_json() + "\n\n" + g2.to_json() + "\n")
     deals, more = read_replays(plain)
     assert not more and [d.agents for d in deals] == [["玩家 1", "a", "b", "c"]] * 2
     deals2, _ = read_replays(raw)
-    assert [d.agents for d in deals2] == [None, None] and [d.record for d in deals2] == [d.record for d in deals]
+    assert [d.agents for d in deals2] == [None, None]
+    assert [json.loads(d.record)["moves"] for d in deals2] == [json.loads(d.record)["moves"] for d in deals]
     few, more = read_replays(raw, limit=1)
     assert len(few) == 1 and more
 
@@ -73,7 +73,7 @@ def test_replay_files_of_every_source_are_read(tmp_path):
         ("", "no recorded deals"),
         ("{nope\n", ":1: not JSON"),
         ("[1, 2]\n", ":1: a deal record is a JSON object"),
-        ('{"agents": ["a"], "record": {}}\n', ":1: 'agents' must list four seat labels"),
+        (json.dumps({"agents": ["a"], **json.loads(played().to_json())}) + "\n", ":1: record 'agents' must list four"),
         ('{"format": "shuangkou-deal/1"}\n', ":1:"),
     ],
 )
@@ -114,6 +114,18 @@ def test_arena_records_replays_with_the_seats_named(tmp_path):
         sk.arena("baibian", ["heuristic", "greedy"], deals=6, replays=2)
     with pytest.raises(ValueError, match="replays"):
         sk.arena("baibian", ["heuristic", "greedy"], deals=6, replays=7, replay_path=path)
+    sk.arena("baibian", ["heuristic", "greedy"], deals=3, threads=1, replays="all", replay_path=path)
+    assert len(read_replays(path)[0]) == 6
+
+
+def test_selfplay_replays_name_the_seats(tmp_path):
+    path = tmp_path / "replays.jsonl.gz"
+    sk.selfplay("jj", games=5, agents=["heuristic", "random"], seed=4, replays=3, replay_path=path)
+    deals, _ = read_replays(path)
+    assert [d.agents for d in deals] == [["heuristic", "random", "heuristic", "random"]] * 3
+    seeds = [json.loads(d.record)["seed"] for d in deals]
+    assert len(set(seeds)) == 3 and all(sk.Game.from_json(d.record).is_over() for d in deals)
+    assert replay.index(deals)[0]["variant"] == "jj"
 
 
 def test_the_replay_command_serves_the_viewer_on_loopback(tmp_path):

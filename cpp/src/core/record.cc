@@ -214,6 +214,16 @@ void play_moves(Game& game, const json& moves) {
   }
 }
 
+// "agents" (optional): who sat in each seat, four labels, as selfplay, the arena and the
+// web table write them. The record's own metadata: the replay does not depend on it.
+void check_agents(const json& j) {
+  if (!j.contains("agents")) return;
+  const json& agents = j.at("agents");
+  bool ok = agents.is_array() && agents.size() == kNumSeats;
+  for (size_t i = 0; ok && i < agents.size(); ++i) ok = agents[i].is_string();
+  if (!ok) throw std::invalid_argument("record 'agents' must list four seat labels, got " + quote(agents));
+}
+
 // The replay must reproduce the record exactly: every key it states.
 void check_replay(const json& j, const Game& game) {
   const json replayed = json::parse(game.to_json());
@@ -222,6 +232,7 @@ void check_replay(const json& j, const Game& game) {
                                 (j.at("over") == true ? "" : "not ") + "over but its replay " +
                                 (replayed.at("over") == true ? "is" : "is not"));
   for (const auto& [key, value] : j.items()) {
+    if (key == "agents") continue;  // (checked by check_agents)
     if (!replayed.contains(key)) throw std::invalid_argument("record has an unknown key " + quote(key));
     if (replayed.at(key) == value) continue;
     if (key == "moves") {
@@ -252,6 +263,7 @@ Game Game::from_json(const std::string& text) {
     const Variant v = record_variant(need(j, "variant"));
     Game game = record_start(j, v);
     play_moves(game, need(j, "moves"));
+    check_agents(j);
     check_replay(j, game);
     return game;
   } catch (const json::exception& e) {

@@ -30,9 +30,9 @@ def start_of(record: str) -> _core.Game:
     return _core.Game.from_json(json.dumps(obj))
 
 
-def deal_names(deal: RecordedDeal, fallback: list[str] | None = None) -> list[str]:
-    """Who sat where: the file's labels, else `fallback`, else "seat N"."""
-    return deal.agents or fallback or [f"seat {s}" for s in range(4)]
+def deal_names(deal: RecordedDeal) -> list[str]:
+    """Who sat where: the file's labels, or "seat N" where it names none (older files)."""
+    return deal.agents or [f"seat {s}" for s in range(4)]
 
 
 def frames(deal: RecordedDeal) -> list[dict[str, Any]]:
@@ -84,7 +84,7 @@ def _frame(game: _core.Game, step: int, steps: int, trick: int, starts: bool, la
     }
 
 
-def index(deals: list[RecordedDeal], names: list[str] | None) -> list[dict[str, Any]]:
+def index(deals: list[RecordedDeal]) -> list[dict[str, Any]]:
     """One line per deal for the page's list: variant, seats, actions, scores."""
     out = []
     for k, d in enumerate(deals):
@@ -93,7 +93,7 @@ def index(deals: list[RecordedDeal], names: list[str] | None) -> list[dict[str, 
             {
                 "index": k,
                 "variant": _variant_name(rec),
-                "names": deal_names(d, names),
+                "names": deal_names(d),
                 "actions": len(rec["moves"]),
                 "scores": rec.get("scores"),
             }

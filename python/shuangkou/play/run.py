@@ -21,15 +21,15 @@ DEFAULT_SEATS = "human,heuristic,heuristic,heuristic"
 
 
 def _records(out: str | None) -> Any:
-    """A deal-end hook writing each finished deal's record, with the seats' names, to
-    OUT/deals.jsonl (one JSON object a line: {"agents": [...], "record": ...})."""
+    """A deal-end hook writing each finished deal's record, naming the seats ("agents"),
+    to OUT/deals.jsonl (one a line; Game.from_json replays it)."""
     if out is None:
         return None
     path = os.path.join(out, "deals.jsonl")
 
     def write(game: _core.Game, labels: list[str]) -> None:
         with open(path, "a", encoding="utf-8") as f:
-            f.write(json.dumps({"agents": labels, "record": json.loads(game.to_json())}, ensure_ascii=False) + "\n")
+            f.write(json.dumps({"agents": labels, **json.loads(game.to_json())}, ensure_ascii=False) + "\n")
 
     return write
 
@@ -126,23 +126,12 @@ def replay(args: Any) -> int:
         print(f"warning: {args.file} holds more than {len(deals)} deals; the viewer shows the first {len(deals)}")
     if not 0 <= args.deal < len(deals):
         raise ValueError(f"--deal: 0..{len(deals) - 1} (the file holds {len(deals)} deals), got {args.deal}")
-    app = server.make_replay_app(deals, os.path.basename(args.file), _run_agents(args.file))
+    app = server.make_replay_app(deals, os.path.basename(args.file))
 
     def links(port: int) -> list[tuple[str, str]]:
         return [("viewer", f"http://{args.host}:{port}/?mode=replay&deal={args.deal}&lang={args.lang}")]
 
     return _serve(app, args, links)
-
-
-def _run_agents(path: str) -> list[str] | None:
-    """The seats' labels of a selfplay run whose replay lines name none: its summary.json
-    beside the file lists them."""
-    try:
-        with open(os.path.join(os.path.dirname(os.path.abspath(path)), "summary.json"), encoding="utf-8") as f:
-            agents = json.load(f).get("agents")
-    except (OSError, ValueError, AttributeError):
-        return None
-    return agents if isinstance(agents, list) and len(agents) == 4 and all(isinstance(a, str) for a in agents) else None
 
 
 def add_parser(sub: Any) -> None:

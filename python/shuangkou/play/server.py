@@ -197,11 +197,10 @@ def make_app(room: Room) -> Starlette:
     )
 
 
-def make_replay_app(deals: list[RecordedDeal], file_name: str, names: list[str] | None = None) -> Starlette:
+def make_replay_app(deals: list[RecordedDeal], file_name: str) -> Starlette:
     """The ASGI app of the viewer: the page, and the deals of one replay file (by their
-    index in it; nothing else is served). `names` labels the seats of deals whose lines
-    name none (a selfplay run's agents)."""
-    listing = {"file": file_name, "deals": replay.index(deals, names)}
+    index in it; nothing else is served)."""
+    listing = {"file": file_name, "deals": replay.index(deals)}
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")

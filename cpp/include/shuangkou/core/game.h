@@ -215,7 +215,9 @@ class Game {
   // hands, every action, and at the end the places and score.
   std::string to_json() const;
   // Replays a record; throws std::invalid_argument if it is malformed or does
-  // not replay to the places and scores it states.
+  // not replay to the places and scores it states. A record may name who sat
+  // where ("agents": four labels, as the runners write them); the replay does
+  // not depend on it.
   static Game from_json(const std::string& json);
   // The game dealt from (r, seed) after `actions`, each applied with apply()
   // (std::invalid_argument naming the first that is not legal).
