@@ -3,7 +3,8 @@
     from shuangkou.arena_report import write_report
     write_report(sk.arena(...), "runs/arena1")
 
-Plots need matplotlib (a dependency of the package; imported here only).
+Plots need matplotlib (a dependency of the package; imported here only, without pyplot:
+the figures draw on their own Agg canvas and leave the backend alone).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 from pathlib import Path
 from typing import IO, Any
 
@@ -40,21 +42,81 @@ def _csv_row(p: dict[str, Any]) -> list[Any]:
     ]  # fmt: skip
 
 
-def plot_winrate(result: ArenaResult, path: str | os.PathLike | IO[bytes]) -> None:
-    """Heatmap of the win-rate matrix: row agent's WP against the column agent."""
+def _agg_figure(width: float, height: float) -> Any:
+    """A matplotlib Figure with constrained layout on its own Agg canvas (no pyplot:
+    the caller's backend and open figures are left alone)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def wrap(text: str, chars: int) -> str:
+    """`text` broken into lines of at most `chars` characters (each line of `text` on its
+    own), after a space or one of / : _ , . where it can (an agent's path, a variant
+    file), inside a word only where a word alone is longer."""
+    return "\n".join(_fill(line, max(1, chars)) for line in text.split("\n"))
+
+
+def _fill(line: str, chars: int) -> str:
+    lines, cur = [], ""
+    for piece in re.split(r"(?<=[ /:_,.])", line):
+        while piece:
+            if cur and len(cur) + len(piece.rstrip()) > chars:
+                lines.append(cur.rstrip())
+                cur, piece = "", piece.lstrip(" ")
+                continue
+            if len(cur) + len(piece.rstrip()) <= chars:
+                cur, piece = cur + piece, ""
+            else:  # a word longer than a line
+                lines.append(piece[:chars])
+                piece = piece[chars:]
+    return "\n".join([*lines, cur.rstrip()] if cur.strip() or not lines else lines)
+
+
+def fits(width_in: float, fontsize: float) -> int:
+    """About how many characters of DejaVu Sans (0.6 em wide at most, mostly less) fit
+    `width_in` inches at `fontsize` points."""
+    return max(12, int(width_in * 72 / (0.6 * fontsize)))
+
+
+def by_rating(result: ArenaResult) -> list[str]:
+    """The agents, best rated first (ties in their order in the result)."""
+    ratings = result["ratings"]
+    return sorted(result["agents"], key=lambda a: -ratings[a]["rating"])
+
+
+def winrate_figure(result: ArenaResult) -> Any:
+    """The win-rate heatmap as a matplotlib Figure: row agent's WP against the column
+    agent, the agents best rated first (Bradley-Terry), a labelled colour bar."""
     import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    with plt.rc_context({"text.parse_math": False}):  # labels are drawn as given, "$" included
-        labels = result["agents"]
-        m = np.array([[np.nan if x is None else x for x in row] for row in result["wp_matrix"]], dtype=float)
-        size = 1.2 + 0.9 * len(labels)
-        fig, ax = plt.subplots(figsize=(size + 1.2, size))
+    with matplotlib.rc_context({"text.parse_math": False}):  # labels are drawn as given, "$" included
+        agents = result["agents"]
+        labels = by_rating(result)
+        order = [agents.index(a) for a in labels]
+        raw = np.array([[np.nan if x is None else x for x in row] for row in result["wp_matrix"]], dtype=float)
+        m = raw[np.ix_(order, order)]
+        # Sized by its labels: long names (a dmc:PATH agent) are wrapped and get room.
+        ylabels = [wrap(a, 28) for a in labels]
+        xlabels = [wrap(a, 20) for a in labels]
+        ychars = max(len(t) for a in ylabels for t in a.split("\n"))
+        xchars = max(len(t) for a in xlabels for t in a.split("\n"))
+        xlines = max(a.count("\n") + 1 for a in xlabels)
+        char = 0.6 * 10 / 72  # a tick label's character, inches
+        heat = 0.4 + 0.9 * len(labels)
+        left = max(0.4 + char * ychars, 0.87 * char * xchars - heat / (2 * len(labels)) + 0.2)
+        width = max(left + heat + 1.3, 4.8)
+        height = heat + 1.0 + 0.5 * char * xchars + 0.18 * xlines
+        fig = _agg_figure(width, height)
+        ax = fig.add_subplot()
         im = ax.imshow(m, vmin=0, vmax=1, cmap="RdBu")
-        ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
-        ax.set_yticks(range(len(labels)), labels)
+        ax.set_xticks(range(len(labels)), xlabels, rotation=30, ha="right", rotation_mode="anchor")
+        ax.set_yticks(range(len(labels)), ylabels)
+        ax.set_xlabel("column agent")
+        ax.set_ylabel("row agent (best rated first)")
         for i in range(len(labels)):
             for j in range(len(labels)):
                 if not np.isnan(m[i, j]):
@@ -66,41 +128,54 @@ def plot_winrate(result: ArenaResult, path: str | os.PathLike | IO[bytes]) -> No
                         va="center",
                         color="black" if 0.25 < m[i, j] < 0.75 else "white",
                     )
-        ax.set_title(f"{result['variant']}: WP of row vs column\n{result['deals']:,} duplicate deals a pair")
-        fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
-        fig.tight_layout()
-        fig.savefig(path, dpi=110, format="png")
-        plt.close(fig)
+        title = f"{result['variant']}: WP of row vs column\n{result['deals']:,} duplicate deals a pair"
+        fig.suptitle(wrap(title, fits(width - 0.3, 12)), fontsize=12)
+        bar = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+        bar.set_label("WP of row vs column")
+    return fig
 
 
-def plot_score_diff(result: ArenaResult, path: str | os.PathLike | IO[bytes]) -> None:
-    """Distribution of A's score difference per duplicate pair (both deals), one panel a pair."""
+def plot_winrate(result: ArenaResult, path: str | os.PathLike | IO[bytes]) -> None:
+    """winrate.png: the heatmap of `winrate_figure`."""
+    winrate_figure(result).savefig(path, dpi=110, format="png")
+
+
+def score_diff_figure(result: ArenaResult) -> Any:
+    """A's score difference per deal as a matplotlib Figure, one panel a pair: a
+    histogram over the duplicate pairs of the mean of each pair's two deals, with the
+    pair's ADP (the report's number, its mean) marked."""
     import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    with plt.rc_context({"text.parse_math": False}):  # labels are drawn as given, "$" included
+    with matplotlib.rc_context({"text.parse_math": False}):  # labels are drawn as given, "$" included
         pairs = result["pairs"]
         cols = min(3, len(pairs))
         rows = (len(pairs) + cols - 1) // cols
-        fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.0 * rows), squeeze=False)
+        panel = 4.6
+        fig = _agg_figure(panel * cols, 0.6 + 3.3 * rows)
+        axes = fig.subplots(rows, cols, squeeze=False)
         for ax, p in zip(axes.flat, pairs):
-            total = result.arrays[(p["a"], p["b"])]["score_diff"].sum(axis=1)
-            lo, hi = np.percentile(total, [0.5, 99.5]) if len(total) else (0, 1)
-            bins = np.arange(np.floor(lo) - 0.5, np.ceil(hi) + 1.5, max(1, (hi - lo) // 40))
-            ax.hist(np.clip(total, lo, hi), bins=bins, color="#3b75af")
+            per_deal = result.arrays[(p["a"], p["b"])]["score_diff"].sum(axis=1) / 2.0  # (steps of 1/2)
+            lo, hi = np.percentile(per_deal, [0.5, 99.5])
+            lo, hi = np.floor(lo * 2) / 2, np.ceil(hi * 2) / 2
+            step = max(0.5, np.ceil((hi - lo) / 40 * 2) / 2)
+            ax.hist(np.clip(per_deal, lo, hi), bins=np.arange(lo - 0.25, hi + step, step), color="#3b75af")
             ax.axvline(0, color="black", lw=0.8)
-            ax.axvline(2 * p["adp"], color="#c03d3e", lw=1.2, label=f"mean {2 * p['adp']:+.2f}")
-            ax.set_title(f"{p['a']} vs {p['b']}: WP {p['wp']:.3f}", fontsize=10)
-            ax.set_xlabel(f"{p['a']}'s score minus {p['b']}'s, per duplicate pair", fontsize=8)
+            ax.axvline(p["adp"], color="#c03d3e", lw=1.2, label=f"ADP {p['adp']:+.2f}")
+            ax.set_title(wrap(f"{p['a']} vs {p['b']}: WP {p['wp']:.3f}", fits(panel - 0.2, 10)), fontsize=10)
+            xlabel = f"{p['a']}'s score minus {p['b']}'s per deal\n(mean of a duplicate pair's two deals)"
+            ax.set_xlabel(wrap(xlabel, fits(panel - 0.6, 8)), fontsize=8)
+            ax.set_ylabel("duplicate pairs", fontsize=8)
             ax.legend(fontsize=8)
         for ax in list(axes.flat)[len(pairs) :]:
             ax.axis("off")
-        fig.suptitle(f"{result['variant']}: score differences ({result['deals']:,} duplicate deals a pair)")
-        fig.tight_layout()
-        fig.savefig(path, dpi=110, format="png")
-        plt.close(fig)
+        title = f"{result['variant']}: score differences per deal\n{result['deals']:,} duplicate deals a pair"
+        fig.suptitle(wrap(title, fits(panel * cols - 0.3, 12)), fontsize=12)
+    return fig
+
+
+def plot_score_diff(result: ArenaResult, path: str | os.PathLike | IO[bytes]) -> None:
+    """score_diff.png: the histograms of `score_diff_figure`."""
+    score_diff_figure(result).savefig(path, dpi=110, format="png")
 
 
 def cell(text: str) -> str:

@@ -126,12 +126,48 @@ def _log_rows(path: Path, update: int) -> tuple[list[dict[str, str]], str | None
     return [dict(zip(header, r)) for r in keep], new.getvalue()
 
 
-def plot_curve(out: Path) -> None:
-    """curve.png from train.csv (loss) and eval.csv (WP with its interval)."""
+def curve_figure(train_rows: list[dict[str, str]], eval_rows: list[dict[str, str]]) -> Any:
+    """The learning curve as a matplotlib Figure (on its own Agg canvas, no pyplot):
+    the loss of train.csv's rows and the WP of eval.csv's rows with its 95% interval.
+    (The config sets no target WP, so none is drawn.)"""
     import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    with matplotlib.rc_context({"text.parse_math": False}):  # an opponent's name is drawn as given, "$" included
+        fig = Figure(figsize=(10, 3.8), layout="constrained")
+        FigureCanvasAgg(fig)
+        a, b = fig.subplots(1, 2)
+        a.plot([int(r["update"]) for r in train_rows], [float(r["loss"]) for r in train_rows], color="#3b75af")
+        a.set_title("training loss")
+        a.set_xlabel("update")
+        a.set_ylabel("loss (MSE of Q against the return)")
+        x = [int(r["update"]) for r in eval_rows]
+        b.fill_between(
+            x,
+            [float(r["wp_lo"]) for r in eval_rows],
+            [float(r["wp_hi"]) for r in eval_rows],
+            alpha=0.2,
+            color="#c03d3e",
+            label="95% interval",
+        )
+        b.plot(x, [float(r["wp"]) for r in eval_rows], marker="o", color="#c03d3e", label="WP")
+        b.axhline(0.5, color="black", lw=0.8, label="even (0.5)")
+        opponents = list(dict.fromkeys(r["opponent"] for r in eval_rows))  # (a resume may change them)
+        deals = {r.get("deals") for r in eval_rows}
+        title = f"WP against {', then '.join(opponents)}" if opponents else "WP (no evaluation yet)"
+        if len(deals) == 1 and (d := deals.pop() or "").isdigit():
+            title += f"\n{int(d):,} duplicate deals an evaluation"
+        b.set_title(title)
+        b.set_ylim(0, 1)
+        b.set_xlabel("update")
+        b.set_ylabel("WP (duplicate pairs won, ties half)")
+        b.legend(loc="best", fontsize=8)
+    return fig
+
+
+def plot_curve(out: Path) -> None:
+    """curve.png from train.csv (loss) and eval.csv (WP with its interval): `curve_figure`."""
 
     def rows(name: str) -> list[dict[str, str]]:
         if not (out / name).exists():
@@ -139,24 +175,9 @@ def plot_curve(out: Path) -> None:
         with open(out / name, encoding="utf-8") as f:
             return list(csv.DictReader(f))
 
-    with plt.rc_context({"text.parse_math": False}):  # an opponent's name is drawn as given, "$" included
-        fig, (a, b) = plt.subplots(1, 2, figsize=(10, 3.6))
-        log = rows("train.csv")
-        a.plot([int(r["update"]) for r in log], [float(r["loss"]) for r in log], color="#3b75af")
-        a.set_xlabel("update")
-        a.set_ylabel("loss (MSE of Q against the return)")
-        ev = rows("eval.csv")
-        x = [int(r["update"]) for r in ev]
-        b.plot(x, [float(r["wp"]) for r in ev], marker="o", color="#c03d3e")
-        b.fill_between(x, [float(r["wp_lo"]) for r in ev], [float(r["wp_hi"]) for r in ev], alpha=0.2)
-        b.set_title(f"WP against {ev[0]['opponent']}" if ev else "")
-        b.axhline(0.5, color="black", lw=0.8)
-        b.set_ylim(0, 1)
-        b.set_xlabel("update")
-        fig.tight_layout()
-        with output_file(out / "curve.png", "wb") as f:
-            fig.savefig(f, format="png", dpi=110)
-        plt.close(fig)
+    fig = curve_figure(rows("train.csv"), rows("eval.csv"))
+    with output_file(out / "curve.png", "wb") as f:
+        fig.savefig(f, format="png", dpi=110)
 
 
 def _load_checkpoint(config: TrainConfig, out: Path) -> dict[str, Any]:

@@ -22,7 +22,6 @@ _CARD_ZH = {
     "SJ": "小王",
     "BJ": "大王",
 }
-_CARD_EN = {"SJ": "small joker", "BJ": "big joker"}
 _KIND = {
     "single": ("single", "单张"),
     "pair": ("pair", "对子"),
@@ -40,12 +39,13 @@ _OUTCOME_ZH = {"double": "双扣", "single": "单扣", "draw": "平扣"}
 
 
 def card_names(cards: str, lang: str = "en") -> str:
-    """A card string in English ('5 6 T small joker') or Chinese ('5 6 10 小王')."""
+    """A card string in English, the cards' own names ('5 6 T SJ', as every other output
+    writes them), or Chinese ('5 6 10 小王'); '—' for no cards."""
     if not cards:
         return "—"
     if lang == "zh":
         return " ".join(_CARD_ZH[t] for t in cards.split())
-    return " ".join(_CARD_EN.get(t, t) for t in cards.split())
+    return " ".join(cards.split())
 
 
 def play_text(play: Play | None, lang: str = "en") -> str:
@@ -61,8 +61,24 @@ def play_text(play: Play | None, lang: str = "en") -> str:
 
 
 def render_game(game: Game, seat: int | None = None, lang: str = "en", last: int = 8) -> str:
-    """The table as text. With `seat`, only what that seat may know (its hand, the
-    partner's where the variant shows it, everyone's card counts); without, every hand."""
+    """The table as text, one line a seat and then the play to beat, the latest actions
+    and how the deal stands.
+
+    game: the deal (`shuangkou.Game`). seat: the seat whose view is drawn: its own hand,
+    its partner's where the variant shows it (`partner_visible`), only the number of
+    cards of the others ("?"); None (an onlooker) shows every hand. lang: "en" (cards
+    as written everywhere else, "T" for ten, "SJ"/"BJ" for the jokers) or "zh" (10,
+    小王/大王, kinds and outcomes in Chinese). last: how many of the latest actions to show.
+
+    Shows, in order:
+    - a line a seat: "→" at the seat to act, the seat and its team (0+2 or 1+3), its
+      number of cards ("1 card", "5 cards"), and its hand, "?" where hidden or "—" once
+      the seat has played out (the same for every seat);
+    - "on the table:" the play to beat and whose it is (none when a seat leads);
+    - "recent:" the `last` latest actions as "seat: play" (a pass as "pass");
+    - "out:" the seats that have played out, in order, while the deal goes on; or
+      "over:" the outcome (double, single or draw), the places and each seat's score.
+    """
     zh = lang == "zh"
     lines = []
     to_act = game.current_player()
@@ -70,11 +86,12 @@ def render_game(game: Game, seat: int | None = None, lang: str = "en", last: int
     for s in range(4):
         n = len(game.hand(s).split()) if game.hand(s) else 0
         shown = seat is None or s == seat or (visible_partner and s == seat ^ 2)
-        hand = card_names(game.hand(s), lang) if shown else ("?" * min(n, 1) + f" ({n})")
+        hand = card_names(game.hand(s), lang) if shown or n == 0 else "?"
         marker = "→" if s == to_act else " "
         team = "0+2" if s % 2 == 0 else "1+3"
         label = f"座位{s}" if zh else f"seat {s}"
-        lines.append(f"{marker} {label} [{team}] {n:>2} {'张' if zh else 'cards'}: {hand}")
+        count = "张" if zh else ("card" if n == 1 else "cards")
+        lines.append(f"{marker} {label} [{team}] {n:>2} {count}: {hand}")
     top = game.top()
     if top is not None:
         owner = game.top_owner()
