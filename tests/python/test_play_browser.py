@@ -3,15 +3,19 @@ packages (scripts/setup.sh --test installs them), driven through Selenium, again
 real server (uvicorn) on loopback. The screenshots in docs/images/ come from here."""
 
 import asyncio
+import json
+import re
 import shutil
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
 import shuangkou as sk
-from shuangkou.play.server import Room, make_app
+from shuangkou.play.server import Room, make_app, make_replay_app
 from shuangkou.play.table import Table
+from shuangkou.replays import read_replays
 
 CHROMEDRIVER = "/usr/bin/chromedriver"
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "images"
@@ -22,15 +26,17 @@ pytestmark = pytest.mark.skipif(
 
 
 class Server:
-    """uvicorn serving one table on 127.0.0.1 in a thread."""
+    """uvicorn serving one table (or another app: the replay viewer) on 127.0.0.1 in a thread."""
 
-    def __init__(self, table):
+    def __init__(self, table=None, app=None):
         import uvicorn
 
-        room = Room()
-        room.add("t1", table)
+        if app is None:
+            room = Room()
+            room.add("t1", table)
+            app = make_app(room)
         self.table = table
-        self.server = uvicorn.Server(uvicorn.Config(make_app(room), host="127.0.0.1", port=0, log_level="warning"))
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
         self.thread = threading.Thread(target=lambda: asyncio.run(self.server.serve()), daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 30
@@ -68,7 +74,11 @@ def wait(driver, cond, timeout=20.0):
             return value
         time.sleep(0.05)
     driver.save_screenshot("/tmp/play_timeout.png")
-    raise AssertionError(f"timed out; status: {text(driver, 'status')!r}, message: {text(driver, 'message')!r}")
+    try:
+        shows = f"status: {text(driver, 'status')!r}, message: {text(driver, 'message')!r}"
+    except Exception:  # noqa: BLE001 - (a page other than the table's)
+        shows = f"page: {driver.current_url}"
+    raise AssertionError(f"timed out; {shows}")
 
 
 def text(driver, element_id):
@@ -220,5 +230,343 @@ def test_english_labels(browser):
         assert button(browser, "btn-play").text == "Play" and button(browser, "btn-hint").text == "Hint"
         button(browser, "btn-lang").click()
         wait(browser, lambda d: button(d, "btn-play").text == "出牌")
+    finally:
+        server.stop()
+
+
+# ---------------------------------------------------------------- helpers of the tests below
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def shown(driver, element_id):
+    return button(driver, element_id).is_displayed()
+
+
+def history_items(driver):
+    return driver.execute_script("return [...document.querySelectorAll('#history li')].map(li => li.textContent)")
+
+
+def select_cards(driver, tokens):
+    """Selects exactly `tokens` in the hand by clicking the cards (as many of each as listed)."""
+    from selenium.webdriver.common.by import By
+
+    for c in driver.find_elements(By.CSS_SELECTOR, "#hand .card.selected"):
+        click_card(driver, c)
+    for tok, n in Counter(tokens).items():
+        for c in driver.find_elements(By.CSS_SELECTOR, f'#hand .card[data-card="{tok}"]')[:n]:
+            click_card(driver, c)
+    assert selected(driver) == sorted(tokens)
+
+
+def illegal_pairs(game, count):
+    """`count` two-card selections from the hand of the seat to act that are no legal play."""
+    legal = {p.cards for p in game.legal_moves()}
+    hand_ = game.hand(game.current_player()).split()
+    out = []
+    for a in sorted(set(hand_)):
+        for b in sorted(set(hand_)):
+            if a < b and sk.parse_cards(f"{a} {b}") not in legal and len(out) < count:
+                out.append([a, b])
+    return out
+
+
+# ---------------------------------------------------------------- 千变 readings, leaving, errors
+
+
+def test_a_selection_with_two_readings_asks_which_and_plays_the_one_chosen(browser):
+    from selenium.webdriver.common.by import By
+
+    # qianbian, seed 3933: seat 0 leads holding 9 9 9 T T T J J J SJ SJ BJ; with the jokers
+    # wild that is a chain bomb (9999 TTTT JJJJ) or a triple chain (999 TTT JJJ QQQ).
+    table = Table(sk.Rules("qianbian"), ["human", "greedy", "greedy", "greedy"], seed=3933, turn_seconds=None)
+    cards = "9 9 9 T T T J J J SJ SJ BJ"
+    readings = sorted({(p.kind, p.reading) for p in table.game.legal_moves() if p.cards == cards})
+    assert table.game.current_player() == 0 and [k for k, _ in readings] == ["chain_bomb", "triple_chain"]
+    server = Server(table)
+    try:
+        browser.get(server.link(0))
+        wait(browser, lambda d: my_turn(d) and len(hand(d)) == 27)
+        assert not shown(browser, "btn-advise")  # (no advisor at this table)
+        select_cards(browser, cards.split())
+        button(browser, "btn-play").click()
+        wait(browser, lambda d: shown(d, "choose-dialog"))
+        options = [b.text for b in browser.find_elements(By.CSS_SELECTOR, "#choose-list button")]
+        assert len(options) == 2 and options[0].startswith("连炸") and options[1].startswith("连三张"), options
+        assert options[1].endswith("9 9 9 10 10 10 J J J Q Q Q")  # (T shows as 10, as on the cards)
+        assert not table.game.history()  # nothing is played before the choice
+        button(browser, "choose-1").click()
+        wait(browser, lambda d: len(hand(d)) == 27 - 12)
+        seat, play = table.game.history()[0]
+        assert seat == 0 and (play.kind, play.reading) == readings[1]
+        assert not shown(browser, "choose-dialog")
+        first = wait(browser, history_items)[0]
+        assert "连三张" in first and "9 9 9 10 10 10 J J J" in first
+    finally:
+        server.stop()
+
+
+def test_a_seat_that_goes_away_is_played_for_and_taken_back_with_its_link(browser):
+    # Seat 0 leads (seed 0); seat 1 is a person who never acts, so the deal waits there.
+    table = Table(sk.Rules("baibian"), ["human", "human", "greedy", "greedy"], seed=0, turn_seconds=None)
+    assert table.game.current_player() == 0
+    server = Server(table)
+    try:
+        browser.get(server.link(0))
+        wait(browser, lambda d: my_turn(d) and len(hand(d)) == 27)
+
+        # The tab goes away (the socket closes): 托管, and the helper leads for seat 0.
+        browser.get("about:blank")
+        wait(browser, lambda d: table.state[0].away and table.state[0].auto)
+        wait(browser, lambda d: table.game.current_player() == 1)
+        moves, left = len(table.game.history()), len(table.game.hand(0).split())
+        assert moves == 1 and left < 27
+
+        # The same link again: the seat is the person's, and the page shows the deal as it is now.
+        browser.get(server.link(0))
+        wait(browser, lambda d: not table.state[0].auto and not table.state[0].away)
+        wait(browser, lambda d: len(hand(d)) == left and len(history_items(d)) == moves)
+        assert button(browser, "btn-auto").text == "托管" and "玩家 2" in text(browser, "status")
+        assert not shown(browser, "banner")
+
+        # 离开 → 确定: the seat goes under 托管 as away; 回到游戏 takes it back.
+        button(browser, "btn-leave").click()
+        wait(browser, lambda d: shown(d, "leave-dialog"))
+        button(browser, "leave-ok").click()
+        wait(browser, lambda d: table.state[0].away and table.state[0].auto and shown(d, "btn-rejoin"))
+        button(browser, "btn-rejoin").click()
+        wait(browser, lambda d: not table.state[0].auto and not shown(d, "banner"))
+        assert len(hand(browser)) == left
+    finally:
+        server.stop()
+
+
+def test_a_refusal_is_told_in_chinese_and_after_the_switch_in_english(browser):
+    table = Table(sk.Rules("baibian"), ["human", "greedy", "greedy", "greedy"], seed=0, turn_seconds=None)
+    first, second = illegal_pairs(table.game, 2)
+    server = Server(table)
+    try:
+        browser.get(server.link(0))
+        wait(browser, lambda d: my_turn(d) and len(hand(d)) == 27)
+        select_cards(browser, first)
+        button(browser, "btn-play").click()
+        zh = wait(browser, lambda d: text(d, "message"))
+        assert CJK.search(zh) and "play:" not in zh, zh
+        button(browser, "btn-lang").click()  # the message on screen switches too
+        en = wait(browser, lambda d: text(d, "message") != zh and text(d, "message"))
+        assert en.startswith("play: ") and not CJK.search(en), en
+        assert button(browser, "btn-play").text == "Play"
+        select_cards(browser, second)  # a new refusal, in English
+        button(browser, "btn-play").click()
+        again = wait(browser, lambda d: text(d, "message") not in (en, "") and text(d, "message"))
+        assert again.startswith("play: ") and not CJK.search(again), again
+        assert not table.game.history()
+    finally:
+        server.stop()
+
+
+# ---------------------------------------------------------------- the advisor, readiness
+
+
+def test_the_advisor_selects_its_play_and_shows_its_values(browser):
+    from selenium.webdriver.common.by import By
+
+    table = Table(
+        sk.Rules("baibian"), ["human", "greedy", "greedy", "greedy"], seed=0, turn_seconds=None, advisor="dmc"
+    )
+    server = Server(table)
+    try:
+        browser.get(server.link(0))
+        wait(browser, lambda d: my_turn(d) and len(hand(d)) == 27)
+        assert shown(browser, "btn-advise") and button(browser, "btn-advise").text == "建议"
+        assert not shown(browser, "advice")
+        button(browser, "btn-advise").click()
+        wait(browser, lambda d: shown(d, "advice"))
+        advised = sorted(
+            browser.execute_script(
+                "return [...document.querySelectorAll('#advice .advice-play .pcard')].map(c => c.dataset.token)"
+            )
+        )
+        assert advised and selected(browser) == advised
+        assert "dmc" in text(browser, "advice")
+        rows = browser.find_elements(By.CSS_SELECTOR, "#advice .advice-table tr")[1:]
+        qs = [float(r.find_elements(By.TAG_NAME, "td")[-1].text) for r in rows]
+        assert 1 <= len(qs) <= 5 and qs == sorted(qs, reverse=True)
+        assert browser.find_elements(By.CSS_SELECTOR, "#advice .advice-table tr.best")
+
+        # 出牌 plays the advised cards; the advice goes with the turn.
+        button(browser, "btn-play").click()
+        choose = browser.find_elements(By.ID, "choose-0")
+        if choose and choose[0].is_displayed():
+            choose[0].click()
+        wait(browser, lambda d: len(hand(d)) == 27 - len(advised))
+        seat, play = table.game.history()[0]
+        assert seat == 0 and sorted(play.cards.split()) == advised
+        wait(browser, lambda d: not shown(d, "advice"))
+    finally:
+        server.stop()
+
+
+def test_the_next_deal_starts_once_every_person_pressed_start(browser):
+    from websockets.sync.client import connect
+
+    # Two people: seat 0 in the browser, seat 1 on a bare socket; both under 托管 to end the deal.
+    table = Table(
+        sk.Rules("baibian"), ["human", "human", "greedy", "greedy"], seed=0, deals=2, helper="greedy", turn_seconds=None
+    )
+    server = Server(table)
+    url = f"ws://127.0.0.1:{server.port}/ws?table=t1&seat=1&token={table.state[1].token}"
+    try:
+        with connect(url) as other:
+            threading.Thread(target=lambda: [None for _ in other], daemon=True).start()  # (reads what it is sent)
+            browser.get(server.link(0))
+            wait(browser, lambda d: len(hand(d)) == 27)
+            other.send(json.dumps({"type": "auto", "seq": 1, "on": True}))
+            button(browser, "btn-auto").click()
+            wait(browser, lambda d: shown(d, "settlement"), 30)
+            assert table.game.is_over() and table.deal_index == 0
+            assert shown(browser, "btn-start") and button(browser, "btn-start").text == "开始"
+            assert re.fullmatch(r"\d+ 秒", text(browser, "countdown")), text(browser, "countdown")
+            button(browser, "btn-start").click()
+            wait(browser, lambda d: shown(d, "ready-note"))
+            assert text(browser, "ready-note") == "等待其他玩家…" and not shown(browser, "btn-start")
+            assert table.deal_index == 0  # (seat 1 has not pressed 开始)
+
+            other.send(json.dumps({"type": "start", "seq": 2}))
+            wait(browser, lambda d: table.deal_index == 1 and len(hand(d)) == 27 and not shown(d, "settlement"))
+            assert (
+                "2 / 2" in text(browser, "info")
+                and not shown(browser, "btn-start")
+                and not shown(browser, "ready-note")
+            )
+    finally:
+        server.stop()
+
+
+# ---------------------------------------------------------------- the replay viewer
+
+
+def write_replays(path, seeds=(21, 22)):
+    """Deals played by bots, written as `play --out` writes them: {"agents", "record"} lines."""
+    names = ["greedy", "heuristic", "greedy", "heuristic"]
+    bots = [sk.Bot(n) for n in names]
+    with open(path, "w", encoding="utf-8") as f:
+        for seed in seeds:
+            g = sk.Game(sk.Rules("baibian"), seed=seed)
+            while not g.is_over():
+                g.apply_action(bots[g.current_player()].step(g))
+            f.write(json.dumps({"agents": names, "record": json.loads(g.to_json())}) + "\n")
+
+
+def seat_hands(driver):
+    """The four hands shown around the table, seat by seat."""
+    return driver.execute_script(
+        "return [0, 1, 2, 3].map(s => [...document.querySelectorAll(`#seat-${s} .seat-hand .pcard`)]"
+        ".map(c => c.dataset.token))"
+    )
+
+
+def step_of(driver):
+    """The step shown in #replay-step ("第 i / n 步"), as (i, n)."""
+    m = re.fullmatch(r"第 (\d+) / (\d+) 步", text(driver, "replay-step"))
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def test_the_replay_viewer_steps_through_a_deal(browser, tmp_path):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+    from shuangkou.play import replay
+
+    path = tmp_path / "deals.jsonl"
+    write_replays(path)
+    deals, _ = read_replays(path)
+    frames = replay.frames(deals[0])  # (what the server sends: the truth the page must show)
+    n = len(frames) - 1
+    server = Server(app=make_replay_app(deals, path.name))
+    base = f"http://127.0.0.1:{server.port}/?mode=replay"
+
+    def at(d, i):  # the page shows frame i: the step, the slider, every hand, the history
+        return (
+            step_of(d) == (i, n)
+            and button(d, "replay-pos").get_attribute("value") == str(i)
+            and seat_hands(d) == frames[i]["hands"]
+            and len(history_items(d)) == i
+        )
+
+    try:
+        browser.get(base + "&deal=0")
+        wait(browser, lambda d: at(d, 0))
+        assert [len(h) for h in seat_hands(browser)] == [27] * 4  # every hand face up
+        for hidden_id in ("btn-play", "btn-pass", "btn-hint", "btn-auto", "btn-start", "btn-leave", "hand"):
+            assert not shown(browser, hidden_id), hidden_id
+        assert not button(browser, "btn-prev").is_enabled() and button(browser, "btn-next").is_enabled()
+
+        # Forwards, back, forwards: the same frame again.
+        for i in (1, 2, 3):
+            button(browser, "btn-next").click()
+            wait(browser, lambda d, i=i: at(d, i))
+        three = (seat_hands(browser), history_items(browser), text(browser, "center"))
+        assert three[0] != frames[0]["hands"]
+        assert browser.find_elements(By.CSS_SELECTOR, "#history li.current")[0].text == three[1][-1]
+        button(browser, "btn-prev").click()
+        wait(browser, lambda d: at(d, 2))
+        button(browser, "btn-next").click()
+        wait(browser, lambda d: at(d, 3))
+        assert (seat_hands(browser), history_items(browser), text(browser, "center")) == three
+
+        # Next trick: the frame where the next trick starts; prev trick: back to the one before.
+        nxt = next(j for j in range(4, n + 1) if frames[j]["trick_start"])
+        button(browser, "btn-next-trick").click()
+        wait(browser, lambda d: at(d, nxt))
+        prev = max([j for j in range(1, nxt) if frames[j]["trick_start"]], default=0)
+        button(browser, "btn-prev-trick").click()
+        wait(browser, lambda d: at(d, prev))
+        # The keys: → a step, Shift+→ a trick.
+        body = browser.find_element(By.TAG_NAME, "body")
+        body.send_keys(Keys.ARROW_RIGHT)
+        wait(browser, lambda d: at(d, prev + 1))
+        ActionChains(browser).key_down(Keys.SHIFT).send_keys(Keys.ARROW_RIGHT).key_up(Keys.SHIFT).perform()
+        wait(browser, lambda d: at(d, nxt))
+
+        # The slider: a click at 35% of its width jumps there.
+        slider = button(browser, "replay-pos")
+        ActionChains(browser).move_to_element_with_offset(
+            slider, -slider.size["width"] * 15 // 100, 0
+        ).click().perform()
+        mid = wait(browser, lambda d: step_of(d) and step_of(d)[0] not in (nxt, 0, n) and step_of(d)[0])
+        assert abs(mid - 0.35 * n) <= 0.1 * n, (mid, n)
+        wait(browser, lambda d: at(d, mid))
+        assert not shown(browser, "settlement")
+        while not frames[mid]["table"] and mid < n - 1:  # (a trick on the table for the picture)
+            button(browser, "btn-next").click()
+            mid += 1
+            wait(browser, lambda d, m=mid: at(d, m))
+        time.sleep(0.2)
+        browser.save_screenshot(str(SHOTS / "replay_viewer.png"))
+
+        # The last frame: the settlement, with the outcome and the scores.
+        button(browser, "btn-last").click()
+        wait(browser, lambda d: at(d, n) and shown(d, "settlement"))
+        panel = text(browser, "settlement")
+        outcome = {"double": "双扣", "single": "单扣", "draw": "平扣"}[frames[n]["settlement"]["outcome"]]
+        assert outcome in panel
+        assert not button(browser, "btn-next").is_enabled() and not button(browser, "btn-last").is_enabled()
+
+        # Another deal of the file, from the list; then the labels in English.
+        Select(button(browser, "replay-deal")).select_by_value("1")
+        wait(browser, lambda d: step_of(d) and step_of(d)[0] == 0 and not shown(d, "settlement"))
+        assert "deal=1" in browser.current_url
+        button(browser, "btn-lang").click()
+        wait(browser, lambda d: button(d, "btn-next").text == "Next")
+        assert button(browser, "btn-prev").text == "Back" and button(browser, "btn-prev-trick").text == "Prev trick"
+        assert button(browser, "btn-next-trick").text == "Next trick"
+        assert re.fullmatch(r"step 0 / \d+", text(browser, "replay-step"))
+        assert Select(button(browser, "replay-deal")).first_selected_option.text.startswith("deal 2")
+
+        # A deal the file does not hold: the reason shows.
+        browser.get(base + "&deal=9&lang=en")
+        wait(browser, lambda d: "no deal 9" in text(d, "banner"))
     finally:
         server.stop()

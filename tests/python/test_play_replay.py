@@ -30,7 +30,7 @@ def test_the_frames_step_through_the_recorded_deal(variant):
     assert len(frames) == len(history) + 1
     assert [sorted(h) for h in frames[0]["hands"]] == [sorted(h.split()) for h in g.initial_hands()]
     for i, f in enumerate(frames):
-        assert f["step"] == i and f["steps"] == len(history) and len(f["history"]) == i
+        assert f["step"] == i and f["steps"] == len(history) and len(f["history"]) == i and f["variant"] == variant
         assert [len(h) for h in f["hands"]] == f["cards_left"]
         assert (f["phase"] == "over") == (i == len(history)) and ("settlement" in f) == (i == len(history))
         if i:

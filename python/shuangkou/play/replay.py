@@ -39,7 +39,8 @@ def frames(deal: RecordedDeal) -> list[dict[str, Any]]:
     """The deal after 0, 1, ..., n of its n actions: `deal_view` (from seat 0) with every
     hand, the step, the trick it is in and the action that led to it."""
     game = start_of(deal.record)
-    moves = json.loads(deal.record)["moves"]
+    record = json.loads(deal.record)
+    moves, variant = record["moves"], _variant_name(record)  # (a replayed game's rules have no preset name)
     out = [_frame(game, 0, len(moves), 0, False, None)]
     trick = 0
     for i, move in enumerate(moves, 1):
@@ -50,6 +51,8 @@ def frames(deal: RecordedDeal) -> list[dict[str, Any]]:
         game.apply(play)
         last = {"seat": move["seat"], "cards": move.get("cards", "").split(), "kind": move["kind"]}
         out.append(_frame(game, i, len(moves), trick, starts, last))
+    for f in out:
+        f["variant"] = variant
     return out
 
 

@@ -265,7 +265,10 @@ class Table:
         readings = sorted({(p.kind, p.reading): p for p in options}.values(), key=lambda p: (p.kind, p.reading))
         choice = msg.get("reading")
         if len(readings) > 1 and choice is None:
-            return {"type": "choose", "readings": [{"kind": p.kind, "text": f"{p.kind} {p.reading}"} for p in readings]}
+            return {
+                "type": "choose",
+                "readings": [{"kind": p.kind, "reading": p.reading, "text": f"{p.kind} {p.reading}"} for p in readings],
+            }
         if choice is not None and (isinstance(choice, bool) or not isinstance(choice, int)):
             raise TableError("play: 'reading' must be an index into the readings offered", "出牌：请选择一种出法")
         pick = readings[0] if choice is None else readings[choice] if 0 <= choice < len(readings) else None

@@ -21,6 +21,13 @@ const I18N = {
     chooseTitle: '这组牌有几种出法，请选择：', selectFirst: '请先选择要出的牌', noHint: '没有可以出的牌',
     hintOf: '提示 {i}/{n}', sortGroups: '按牌型排列', sortRank: '按大小排列',
     outcomes: { double: '双扣', single: '单扣', draw: '平扣' },
+    advise: '建议', adviceFrom: '{name} 的建议', adviceNone: '没有建议', playCol: '出法', kindCol: '牌型', qCol: 'Q 值',
+    waitingOthers: '等待其他玩家…', pressStart: '按「开始」进入下一局', matchOver: '全部牌局已结束',
+    sitOut: '你没有按时按「开始」，电脑正代你出牌；按「开始」回到牌局。',
+    replayTitle: '双扣 · 回放', replayDeal: '选择牌局', first: '第一步', last: '最后一步', prevTrick: '上一轮',
+    prev: '上一步', next: '下一步', nextTrick: '下一轮', replayPos: '跳到任意一步', stepOf: '第 {i} / {n} 步',
+    dealOption: '第 {n} 局 · {variant} · {actions} 步', seatLabel: '{n} 号 {name}', toAct: '轮到 {name} 出牌',
+    waitingBadge: '暂离', multUs: '我方胜 ×{a} · 对方胜 ×{b}', multTeams: '1、3 号胜 ×{a} · 2、4 号胜 ×{b}', file: '文件', trick: '轮次', trickN: '第 {n} 轮', loadFailed: '无法载入回放：{why}',
     kinds: {
       single: '单张', pair: '对子', triple: '三张', straight: '顺子', pair_chain: '连对',
       triple_chain: '连三张', bomb: '炸弹', chain_bomb: '连炸', uneven_chain_bomb: '不等连炸',
@@ -45,6 +52,14 @@ const I18N = {
     chooseTitle: 'These cards can be played in several ways:', selectFirst: 'Select the cards to play first',
     noHint: 'Nothing can be played', hintOf: 'hint {i}/{n}', sortGroups: 'sorted by pattern', sortRank: 'sorted by rank',
     outcomes: { double: 'Double (双扣)', single: 'Single (单扣)', draw: 'Draw (平扣)' },
+    advise: 'Advice', adviceFrom: 'Advice from {name}', adviceNone: 'no advice', playCol: 'Play', kindCol: 'Kind', qCol: 'Q',
+    waitingOthers: 'Waiting for the other players…', pressStart: 'Press Start for the next deal', matchOver: 'All deals played',
+    sitOut: 'You did not press Start in time: a bot plays your seat. Press Start to come back.',
+    replayTitle: 'Shuangkou · replay', replayDeal: 'Choose a deal', first: 'First step', last: 'Last step',
+    prevTrick: 'Prev trick', prev: 'Back', next: 'Next', nextTrick: 'Next trick', replayPos: 'Jump to any step',
+    stepOf: 'step {i} / {n}', dealOption: 'deal {n} · {variant} · {actions} steps', seatLabel: '#{n} {name}',
+    toAct: '{name} to play', waitingBadge: 'sitting out', multUs: '×{a} if we win · ×{b} if they win',
+    multTeams: '×{a} if #1/#3 win · ×{b} if #2/#4 win', file: 'File', trick: 'Trick', trickN: 'trick {n}', loadFailed: 'Cannot load the replay: {why}',
     kinds: {
       single: 'single', pair: 'pair', triple: 'triple', straight: 'straight', pair_chain: 'pair chain',
       triple_chain: 'triple chain', bomb: 'bomb', chain_bomb: 'chain bomb', uneven_chain_bomb: 'uneven chain bomb',
@@ -55,7 +70,9 @@ const I18N = {
 
 const $ = (id) => document.getElementById(id);
 const POS = ['bottom', 'right', 'top', 'left']; // by (seat - own seat) mod 4
-let lang = new URLSearchParams(location.search).get('lang') === 'en' ? 'en' : 'zh';
+const PARAMS = new URLSearchParams(location.search);
+const REPLAY = PARAMS.get('mode') === 'replay'; // the replay viewer: frames over HTTP, no WebSocket
+let lang = PARAMS.get('lang') === 'en' ? 'en' : 'zh';
 let ws = null;
 let seq = 1; // the next message's seq; it only grows, also across reconnects
 let state = null;
@@ -70,7 +87,12 @@ let settleKey = null; // the deal whose settlement is due
 let settleAt = 0; // when the settlement panel may show
 let settleClosed = false;
 let msgTimer = null;
+let msgSrc = null; // what #message shows: a label key, or a server error {message, message_zh}
 let drag = null; // {on, seen}: a drag across the hand selecting (on) or unselecting cards
+let advice = null; // the advisor's answer for the turn in progress
+let turnKey = ''; // deal, move count and seat to act: the advice belongs to one turn
+// The replay viewer: the file's deals (GET /replay/index), the deal shown, its frame.
+const replay = { index: null, deal: null, step: 0 };
 
 function t(key, vars) {
   const s = I18N[lang][key] ?? I18N.zh[key] ?? key;
@@ -97,12 +119,22 @@ const kindName = (k) => (k == null ? '' : (t('kinds') || {})[k] || String(k));
 const fmt = (x) => (x == null ? '—' : typeof x === 'object' ? JSON.stringify(x) : String(x));
 const signed = (x) => (typeof x === 'number' && x > 0 ? '+' + x : fmt(x));
 const mySeat = () => (state && Number.isInteger(state.seat) ? state.seat : 0);
-const autoOf = (s) => !!(state && Array.isArray(state.auto) && state.auto[s]);
+// A per-seat flag of the state (`auto`, `ready`, `waiting`: lists of four booleans).
+const flag = (key, s) => !!(state && Array.isArray(state[key]) && state[key][s]);
+const autoOf = (s) => flag('auto', s);
 
 function nameOf(s) {
   if (s == null || s < 0) return '—';
   const n = (state && Array.isArray(state.names) && state.names[s]) || t('seatName', { n: s });
+  if (REPLAY) return t('seatLabel', { n: s + 1, name: n }); // (agents' names repeat: the seat tells them apart)
   return s === mySeat() ? (lang === 'zh' ? `${n}（${t('you')}）` : `${n} (${t('you')})`) : n;
+}
+
+// Whether another deal follows this one (older servers: from `deal`/`deals` or `match`).
+function moreDeals() {
+  const S = state || {};
+  if (S.more_deals != null) return !!S.more_deals;
+  return S.deals != null && S.deal != null ? S.deal < S.deals : !!S.match;
 }
 
 // A card: `card` (in the hand, with data-card) or `pcard` (played, smaller, data-token).
@@ -170,7 +202,7 @@ function connect() {
 }
 
 function send(type, extra) {
-  if (!ws || ws.readyState !== WebSocket.OPEN) { flash(t('offline')); return false; }
+  if (!ws || ws.readyState !== WebSocket.OPEN) { flash('offline'); return false; }
   ws.send(JSON.stringify({ type, seq: seq++, ...extra }));
   return true;
 }
@@ -180,15 +212,26 @@ function onMessage(m) {
   if (m.type === 'state') setState(m.state && typeof m.state === 'object' ? m.state : m);
   else if (m.type === 'choose') showChoose(Array.isArray(m.readings) ? m.readings : []);
   else if (m.type === 'hint') applyHint(m);
-  else if (m.type === 'error') flash(m.message || 'error');
+  else if (m.type === 'advice') applyAdvice(m);
+  else if (m.type === 'error') flash(m);
 }
 
-function flash(text) {
-  const box = $('message');
-  box.textContent = text;
-  box.hidden = false;
+// Shows a message for a few seconds: `src` is a label key, or a server error, which names
+// its reason in English (`message`) and in Chinese (`message_zh`).
+function flash(src) {
+  msgSrc = src;
+  showMessage();
+  $('message').hidden = false;
   clearTimeout(msgTimer);
-  msgTimer = setTimeout(() => { box.hidden = true; }, 4000);
+  msgTimer = setTimeout(() => { $('message').hidden = true; }, 4000);
+}
+
+function showMessage() {
+  const m = msgSrc;
+  let text = '';
+  if (typeof m === 'string') text = t(m);
+  else if (m && typeof m === 'object') text = (lang === 'zh' ? m.message_zh || m.message : m.message || m.message_zh) || 'error';
+  $('message').textContent = text;
 }
 
 function setState(s) {
@@ -197,6 +240,8 @@ function setState(s) {
   const key = JSON.stringify(toks(s.hand));
   if (key !== handKey) { handKey = key; selected.clear(); } // a new hand, or our play went through
   if (!s.your_turn) $('choose-dialog').hidden = true;
+  const turn = [s.deal, Array.isArray(s.history) ? s.history.length : 0, s.to_act, s.phase].join(':');
+  if (turn !== turnKey || !s.your_turn) { turnKey = turn; advice = null; } // the advice was for a turn now gone
   if (s.settlement) {
     const k = String(s.deal);
     if (settleKey !== k) {
@@ -221,6 +266,7 @@ function render() {
   renderStatus();
   renderInfo();
   renderHistory();
+  renderAdvice();
   renderSettlement();
 }
 
@@ -252,11 +298,13 @@ function renderSeats(trick) {
     box.dataset.seat = s;
     box.className = `seat pos-${POS[(s - me + 4) % 4]}`;
     box.classList.toggle('to-act', state.phase === 'playing' && state.to_act === s);
+    box.classList.toggle('last-actor', REPLAY && !!state.last && state.last.seat === s);
     box.textContent = '';
     const head = el('div', 'seat-head');
     head.appendChild(el('span', 'seat-name', nameOf(s)));
-    if (s === (me + 2) % 4) head.appendChild(el('span', 'badge partner-badge', t('partner')));
+    if (s === (me + 2) % 4 && !REPLAY) head.appendChild(el('span', 'badge partner-badge', t('partner')));
     if (autoOf(s)) head.appendChild(el('span', 'badge auto-badge', t('auto')));
+    if (flag('waiting', s) && !REPLAY) head.appendChild(el('span', 'badge auto-badge', t('waitingBadge')));
     if (order.includes(s)) head.appendChild(el('span', 'badge place-badge', t('placeN', { n: order.indexOf(s) + 1 })));
     box.appendChild(head);
     box.appendChild(el('div', 'seat-left', t('cardsLeft', { n: left[s] ?? '?' })));
@@ -264,7 +312,11 @@ function renderSeats(trick) {
     const a = last[s];
     if (a) act.appendChild(isPass(a) ? el('span', 'pass-label', t('passed')) : cardsRow(a.cards));
     box.appendChild(act);
-    if (s === (me + 2) % 4 && Array.isArray(state.partner_hand) && state.partner_hand.length) {
+    if (REPLAY && Array.isArray(state.hands)) {
+      const sh = el('div', 'seat-hand'); // everything shows in a replay
+      sh.appendChild(cardsRow(state.hands[s]));
+      box.appendChild(sh);
+    } else if (s === (me + 2) % 4 && Array.isArray(state.partner_hand) && state.partner_hand.length) {
       const ph = el('div', 'partner-hand');
       ph.appendChild(cardsRow(state.partner_hand));
       box.appendChild(ph);
@@ -323,6 +375,7 @@ function renderHand() {
 }
 
 function renderButtons() {
+  if (REPLAY) { renderReplayBar(); return; }
   const S = state || {};
   const me = mySeat();
   const auto = autoOf(me);
@@ -330,14 +383,20 @@ function renderButtons() {
   const canAct = !!state && live && !auto && S.phase === 'playing' && !!S.your_turn;
   $('btn-play').disabled = !canAct;
   $('btn-hint').disabled = !canAct;
+  $('btn-advise').hidden = S.advisor == null;
+  $('btn-advise').disabled = !canAct;
   $('btn-pass').hidden = !(S.can_pass && S.your_turn);
   $('btn-pass').disabled = !canAct;
   $('btn-sort').disabled = auto || !state;
   $('btn-sort').classList.toggle('active', sortMode === 'groups');
   $('btn-sort').title = sortMode === 'groups' ? t('sortGroups') : t('sortRank');
-  const more = S.deals != null && S.deal != null ? S.deal < S.deals : !!S.match;
-  $('btn-start').hidden = !(S.phase === 'over' && more);
-  $('btn-start').disabled = auto || !live;
+  // 开始: after a deal while another follows, until pressed; and for a seat sitting out.
+  const waiting = flag('waiting', me);
+  const between = S.phase === 'over' && moreDeals();
+  $('btn-start').hidden = !((between && !flag('ready', me)) || waiting);
+  $('btn-start').disabled = !live;
+  $('ready-note').hidden = !(between && flag('ready', me) && !waiting);
+  $('ready-note').textContent = t('waitingOthers');
   $('btn-leave').disabled = auto || leaving;
   const a = $('btn-auto');
   a.textContent = auto ? t('autoCancel') : t('auto');
@@ -350,20 +409,35 @@ function renderStatus() {
   const S = state;
   const me = mySeat();
   let text = '';
-  if (S.phase === 'over') text = t('over');
+  if (REPLAY) text = S.phase === 'over' ? t('over') : S.to_act >= 0 ? t('toAct', { name: nameOf(S.to_act) }) : '';
+  else if (S.phase === 'over') text = t('over') + overNote();
   else if (S.your_turn) text = t('yourTurn') + (S.can_pass === false ? t('mustPlay') : '');
   else if (S.to_act != null && S.to_act >= 0) text = t('waiting', { name: nameOf(S.to_act) });
-  if (autoOf(me) && S.phase !== 'over') text = `${t('autoOn')} · ${text}`;
+  if (autoOf(me) && S.phase !== 'over' && !REPLAY) text = `${t('autoOn')} · ${text}`;
   $('status-text').textContent = text;
   $('status').classList.toggle('your-turn', S.phase === 'playing' && !!S.your_turn && !autoOf(me));
+  // The countdown: the seat's turn time, or between deals the time left to press 开始.
+  let secs = null;
+  if (S.phase === 'playing' && typeof S.deadline === 'number') secs = S.deadline;
+  else if (S.phase === 'over' && typeof S.ready_deadline === 'number' && !flag('ready', me)) secs = S.ready_deadline;
   const cd = $('countdown');
-  if (S.phase === 'playing' && typeof S.deadline === 'number') {
-    const left = Math.max(0, Math.ceil(S.deadline - (Date.now() - stateAt) / 1000));
+  if (secs != null && !REPLAY) {
+    const left = Math.max(0, Math.ceil(secs - (Date.now() - stateAt) / 1000));
     cd.textContent = t('seconds', { n: left });
     cd.classList.toggle('urgent', left <= 5);
   } else cd.textContent = '';
   const strikes = (Array.isArray(S.strikes) && S.strikes[me]) || 0;
-  $('warning').textContent = strikes > 0 && S.phase === 'playing' && !autoOf(me) ? t('strike', { n: strikes }) : '';
+  let warn = '';
+  if (flag('waiting', me) && !REPLAY) warn = t('sitOut');
+  else if (strikes > 0 && S.phase === 'playing' && !autoOf(me)) warn = t('strike', { n: strikes });
+  $('warning').textContent = warn;
+}
+
+// After a deal: what comes next for this seat (press 开始, wait for the others, or nothing).
+function overNote() {
+  if (!moreDeals()) return state.more_deals === false && (state.deals > 1 || state.match) ? ' · ' + t('matchOver') : '';
+  if (flag('waiting', mySeat())) return '';
+  return ' · ' + (flag('ready', mySeat()) ? t('waitingOthers') : t('pressStart'));
 }
 
 function infoRow(dl, label, value) {
@@ -378,7 +452,12 @@ function renderInfo() {
   const S = state;
   const dl = $('info');
   dl.textContent = '';
-  if (S.deal != null) infoRow(dl, t('deal'), S.deals != null ? `${fmt(S.deal)} / ${fmt(S.deals)}` : fmt(S.deal));
+  const R = replay.deal;
+  if (REPLAY && R) {
+    if (R.file) infoRow(dl, t('file'), R.file);
+    infoRow(dl, t('deal'), `${R.index + 1} / ${fmt(R.deals)}`);
+    if (Number.isInteger(S.trick)) infoRow(dl, t('trick'), t('trickN', { n: S.trick + 1 }));
+  } else if (S.deal != null) infoRow(dl, t('deal'), S.deals != null ? `${fmt(S.deal)} / ${fmt(S.deals)}` : fmt(S.deal));
   const v = S.variant;
   infoRow(dl, t('variant'), v && typeof v === 'object' ? v.name || JSON.stringify(v) : v);
   const r = S.revealed;
@@ -401,15 +480,29 @@ function renderInfo() {
   infoRow(dl, t('bombs'), list);
   const mult = S.multiplier ?? (S.settlement && S.settlement.multiplier);
   if (mult != null) infoRow(dl, t('multiplier'), '×' + fmt(mult));
+  else if (Array.isArray(S.multipliers) && S.multipliers.length === 2) infoRow(dl, t('multiplier'), multipliersText(S.multipliers));
   if (Array.isArray(S.totals)) infoRow(dl, t('totals'), S.totals.map(signed).join(' / ')); // (by player, as the server sends)
+}
+
+// The multiplier the bombs so far make, by which team wins ([seats 0 and 2, seats 1 and 3]).
+function multipliersText(m) {
+  if (m[0] === m[1]) return '×' + fmt(m[0]);
+  if (REPLAY) return t('multTeams', { a: m[0], b: m[1] });
+  const us = mySeat() % 2;
+  return t('multUs', { a: m[us], b: m[1 - us] });
 }
 
 function renderHistory() {
   const ol = $('history');
-  const atEnd = ol.scrollTop + ol.clientHeight >= ol.scrollHeight - 4;
+  const atEnd = REPLAY || ol.scrollTop + ol.clientHeight >= ol.scrollHeight - 4;
   ol.textContent = '';
-  for (const a of Array.isArray(state.history) ? state.history : []) {
+  const h = Array.isArray(state.history) ? state.history : [];
+  for (const [i, a] of h.entries()) {
     const li = el('li', isPass(a) ? 'h-pass' : 'h-play');
+    if (REPLAY) {
+      li.dataset.step = i + 1; // (a click goes to the frame after this action)
+      if (i === h.length - 1) li.classList.add('current');
+    }
     li.appendChild(el('span', 'h-name', nameOf(a && a.seat) + ': '));
     if (isPass(a)) li.appendChild(el('span', 'h-cards', t('passed')));
     else {
@@ -472,7 +565,7 @@ function renderSettlement() {
   tbl.appendChild(hr);
   for (let s = 0; s < 4; s++) {
     const tr = el('tr');
-    if (s === mySeat()) tr.className = 'me';
+    if (s === mySeat() && !REPLAY) tr.className = 'me';
     tr.appendChild(el('td', null, nameOf(s)));
     tr.appendChild(el('td', null, placeOf(st, s)));
     const hand = toks(perSeat(st.hands, s));
@@ -491,6 +584,10 @@ function renderSettlement() {
   if (Array.isArray(state.titles) && state.titles.length) {
     box.appendChild(el('div', 'facts', `${t('titles')}: ` + state.titles.map((x) => (Array.isArray(x) ? x[x.length - 1] : fmt(x))).join(' / ')));
   }
+  if (!REPLAY && moreDeals()) {
+    const next = flag('ready', mySeat()) ? t('waitingOthers') : t('pressStart');
+    box.appendChild(el('div', 'facts next-deal', next));
+  }
   const close = el('button', null, t('close'));
   close.id = 'settlement-close';
   close.type = 'button';
@@ -498,11 +595,20 @@ function renderSettlement() {
   box.appendChild(close);
 }
 
+// A reading of the selection in the game's words: its kind and the cards it stands for
+// (`reading`, or what follows the kind in `text`, "pair_chain 5 5 6 6 7 7").
+function readingText(r) {
+  const text = typeof r.text === 'string' ? r.text : '';
+  const cards = r.reading ?? (r.kind && text.startsWith(r.kind + ' ') ? text.slice(r.kind.length + 1) : null);
+  if (cards == null) return text || kindName(r.kind);
+  return kindName(r.kind) + (lang === 'zh' ? '：' : ': ') + cardsText(cards);
+}
+
 function showChoose(readings) {
   const list = $('choose-list');
   list.textContent = '';
   readings.forEach((r, i) => {
-    const b = el('button', 'choose-btn', (r && (r.text || kindName(r.kind))) || `#${i + 1}`);
+    const b = el('button', 'choose-btn', (r && readingText(r)) || `#${i + 1}`);
     b.id = `choose-${i}`;
     b.type = 'button';
     b.onclick = () => {
@@ -514,26 +620,200 @@ function showChoose(readings) {
   $('choose-dialog').hidden = readings.length === 0;
 }
 
-// Selects exactly the hinted cards: as many cards of each token as the hint holds.
-function applyHint(m) {
-  const want = toks(m.cards);
-  if (!want.length) { flash(t('noHint')); return; }
+// Selects exactly the given cards: as many cards of each token as the list holds.
+function selectCards(cards) {
   const need = {};
-  for (const tok of want) need[tok] = (need[tok] || 0) + 1;
+  for (const tok of toks(cards)) need[tok] = (need[tok] || 0) + 1;
   selected.clear();
   for (const it of handView()) {
     if (need[it.tok] > 0) { need[it.tok]--; selected.add(it.k); }
   }
-  if (Number.isInteger(m.index) && Number.isInteger(m.count)) $('btn-hint').title = t('hintOf', { i: m.index + 1, n: m.count });
   renderHand();
+}
+
+function applyHint(m) {
+  if (!toks(m.cards).length) { flash('noHint'); return; }
+  selectCards(m.cards);
+  if (Number.isInteger(m.index) && Number.isInteger(m.count)) $('btn-hint').title = t('hintOf', { i: m.index + 1, n: m.count });
+}
+
+// The advisor's answer: shown in #advice until the turn passes, its cards selected (none: a pass).
+function applyAdvice(m) {
+  if (!state || !state.your_turn) return;
+  advice = m;
+  selectCards(m.cards);
+  renderAdvice();
+}
+
+function adviceRow(v, best) {
+  const tr = el('tr', best ? 'best' : null);
+  tr.appendChild(el('td', 'a-cards', isPass(v) ? t('passed') : cardsText(v.cards)));
+  tr.appendChild(el('td', 'a-kind', isPass(v) ? '' : kindName(v.kind)));
+  tr.appendChild(el('td', 'num', typeof v.q === 'number' ? v.q.toFixed(3) : fmt(v.q)));
+  return tr;
+}
+
+function renderAdvice() {
+  const box = $('advice');
+  box.hidden = !advice;
+  if (!advice) return;
+  box.textContent = '';
+  box.appendChild(el('h3', null, t('adviceFrom', { name: advice.agent || state.advisor || '?' })));
+  const play = el('div', 'advice-play');
+  if (isPass(advice)) play.appendChild(el('span', 'pass-label', t('passed')));
+  else {
+    play.appendChild(cardsRow(advice.cards));
+    play.appendChild(el('span', 'advice-kind', kindName(advice.kind)));
+  }
+  box.appendChild(play);
+  if (!Array.isArray(advice.values) || !advice.values.length) return;
+  const tbl = el('table', 'advice-table');
+  const hr = el('tr');
+  for (const c of [t('playCol'), t('kindCol'), t('qCol')]) hr.appendChild(el('th', null, c));
+  tbl.appendChild(hr);
+  const key = (a) => `${a.kind}|${toks(a.cards).join(' ')}`;
+  for (const v of advice.values) tbl.appendChild(adviceRow(v, key(v) === key(advice)));
+  box.appendChild(tbl);
 }
 
 function applyStatic() {
   document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
-  document.title = t('title');
+  document.title = t(REPLAY ? 'replayTitle' : 'title');
   for (const e of document.querySelectorAll('[data-i18n]')) e.textContent = t(e.dataset.i18n);
+  for (const e of document.querySelectorAll('[data-i18n-title]')) {
+    e.title = t(e.dataset.i18nTitle);
+    e.setAttribute('aria-label', e.title);
+  }
+  if (REPLAY) $('topbar').querySelector('.title').textContent = t('replayTitle');
   $('btn-lang').textContent = t('langSwitch');
+  showMessage();
 }
+
+// ---------------------------------------------------------------- the replay viewer
+
+// `?mode=replay&deal=K`: the deals of one file, served as frames (`GET /replay/deal/K`), one
+// per action; the viewer only steps through them. The play controls give way to #replay-bar.
+async function fetchJSON(url) {
+  const r = await fetch(url, { cache: 'no-store' });
+  if (!r.ok) throw new Error((await r.text()).trim() || `HTTP ${r.status}`);
+  return r.json();
+}
+
+async function startReplay() {
+  document.body.classList.add('replay');
+  $('controls').hidden = true;
+  $('hand').hidden = true;
+  $('btn-leave').hidden = true;
+  $('replay-bar').hidden = false;
+  renderReplayBar(); // (disabled until a deal is loaded)
+  const k = Number.parseInt(PARAMS.get('deal') ?? '0', 10);
+  try {
+    replay.index = await fetchJSON('/replay/index');
+  } catch (e) {
+    banner(t('loadFailed', { why: e.message }));
+  }
+  fillDealList();
+  await loadDeal(Number.isInteger(k) ? k : 0);
+}
+
+function fillDealList() {
+  const sel = $('replay-deal');
+  const deals = (replay.index && Array.isArray(replay.index.deals)) ? replay.index.deals : [];
+  sel.textContent = '';
+  for (const d of deals) {
+    const o = el('option', null, t('dealOption', { n: d.index + 1, variant: d.variant ?? '', actions: d.actions ?? '?' }));
+    o.value = d.index;
+    sel.appendChild(o);
+  }
+  if (replay.deal) sel.value = String(replay.deal.index);
+  sel.disabled = deals.length < 2;
+}
+
+async function loadDeal(k, step = 0) {
+  let d;
+  try {
+    d = await fetchJSON(`/replay/deal/${encodeURIComponent(k)}`);
+  } catch (e) {
+    banner(t('loadFailed', { why: e.message }));
+    return;
+  }
+  if (!d || !Array.isArray(d.frames) || !d.frames.length) { banner(t('loadFailed', { why: 'no frames' })); return; }
+  banner('');
+  replay.deal = d;
+  const q = new URLSearchParams(location.search); // (the link names the deal shown)
+  q.set('deal', String(d.index));
+  history.replaceState(null, '', location.pathname + '?' + q + location.hash);
+  $('replay-deal').value = String(d.index);
+  $('replay-pos').max = String(d.frames.length - 1);
+  showFrame(step);
+}
+
+// Shows frame i (the position after i actions) through the same rendering as the live table.
+function showFrame(i) {
+  const d = replay.deal;
+  if (!d) return;
+  replay.step = Math.max(0, Math.min(d.frames.length - 1, i));
+  const f = d.frames[replay.step];
+  state = { ...f, names: d.names || f.names, variant: d.variant || f.variant, seat: 0, your_turn: false };
+  settleClosed = false;
+  settleAt = 0; // (no pause before the settlement here)
+  render();
+}
+
+const lastStep = () => (replay.deal ? replay.deal.frames.length - 1 : 0);
+const startsTrick = (j) => !!replay.deal.frames[j].trick_start;
+
+// The frame where the next trick starts, or the last frame.
+function nextTrickStep() {
+  for (let j = replay.step + 1; j <= lastStep(); j++) if (startsTrick(j)) return j;
+  return lastStep();
+}
+
+// The start of the current trick, or of the previous one when already at a trick's start.
+function prevTrickStep() {
+  for (let j = replay.step - 1; j > 0; j--) if (startsTrick(j)) return j;
+  return 0;
+}
+
+function renderReplayBar() {
+  const d = replay.deal;
+  const i = replay.step;
+  const n = lastStep();
+  for (const id of ['btn-first', 'btn-prev', 'btn-prev-trick']) $(id).disabled = !d || i <= 0;
+  for (const id of ['btn-last', 'btn-next', 'btn-next-trick']) $(id).disabled = !d || i >= n;
+  $('replay-pos').value = String(i);
+  $('replay-pos').disabled = !d;
+  $('replay-step').textContent = d ? t('stepOf', { i, n }) : '';
+}
+
+// Keys: ←/→ a step, Shift+←/→ or PageUp/PageDown a trick, Home/End the ends.
+function replayKey(e) {
+  if (!replay.deal || e.target.tagName === 'SELECT' || e.altKey || e.ctrlKey || e.metaKey) return;
+  const go = {
+    ArrowLeft: () => (e.shiftKey ? prevTrickStep() : replay.step - 1),
+    ArrowRight: () => (e.shiftKey ? nextTrickStep() : replay.step + 1),
+    PageUp: prevTrickStep,
+    PageDown: nextTrickStep,
+    Home: () => 0,
+    End: lastStep,
+  }[e.key];
+  if (!go) return;
+  e.preventDefault(); // (also the slider's own arrow keys: one step per press)
+  showFrame(go());
+}
+
+$('btn-first').onclick = () => showFrame(0);
+$('btn-prev-trick').onclick = () => showFrame(prevTrickStep());
+$('btn-prev').onclick = () => showFrame(replay.step - 1);
+$('btn-next').onclick = () => showFrame(replay.step + 1);
+$('btn-next-trick').onclick = () => showFrame(nextTrickStep());
+$('btn-last').onclick = () => showFrame(lastStep());
+$('replay-pos').addEventListener('input', (e) => showFrame(Number(e.target.value)));
+$('replay-deal').addEventListener('change', (e) => loadDeal(Number(e.target.value)));
+$('history').addEventListener('click', (e) => {
+  const li = REPLAY && e.target.closest('li[data-step]');
+  if (li) showFrame(Number(li.dataset.step));
+});
 
 // ---------------------------------------------------------------- input
 
@@ -564,12 +844,13 @@ $('btn-play').onclick = () => {
   if (!state) return;
   const hand = toks(state.hand);
   const cards = [...selected].sort((a, b) => a - b).map((k) => hand[k]).filter(Boolean);
-  if (!cards.length) { flash(t('selectFirst')); return; }
+  if (!cards.length) { flash('selectFirst'); return; }
   lastPlay = cards;
   send('play', { cards });
 };
 $('btn-pass').onclick = () => send('pass');
 $('btn-hint').onclick = () => send('hint');
+$('btn-advise').onclick = () => send('advise');
 $('btn-sort').onclick = () => {
   sortMode = sortMode === 'rank' ? 'groups' : 'rank';
   renderHand();
@@ -584,16 +865,18 @@ $('btn-lang').onclick = () => {
   else q.delete('lang');
   history.replaceState(null, '', location.pathname + (q.toString() ? '?' + q : '') + location.hash);
   applyStatic();
+  if (REPLAY) fillDealList();
   render();
   renderButtons();
 };
 $('choose-cancel').onclick = () => { $('choose-dialog').hidden = true; };
 $('btn-leave').onclick = () => { $('leave-dialog').hidden = false; };
 $('leave-cancel').onclick = () => { $('leave-dialog').hidden = true; };
+// 确定 leaves: `leave` puts the seat under 托管 as away (the link takes it back), then the socket closes.
 $('leave-ok').onclick = () => {
   $('leave-dialog').hidden = true;
   leaving = true;
-  if (state && state.phase === 'playing') send('auto', { on: true });
+  if (ws && ws.readyState === WebSocket.OPEN) send('leave');
   if (ws) ws.close(1000, 'left'); // (queued messages go out before the close frame)
   else banner(t('left'), true);
   renderButtons();
@@ -601,10 +884,23 @@ $('leave-ok').onclick = () => {
 $('btn-rejoin').onclick = () => { leaving = false; connect(); };
 document.addEventListener('keydown', (e) => {
   if (e.key === 'Escape') { $('choose-dialog').hidden = true; $('leave-dialog').hidden = true; }
+  if (REPLAY) replayKey(e);
+});
+
+// A page put away in the back/forward cache would keep its socket open, and the seat would
+// seem taken: close it (托管 plays the seat meanwhile), and connect again when it shows.
+window.addEventListener('pagehide', () => {
+  clearTimeout(retryTimer);
+  const sock = ws;
+  ws = null; // (its close event is then not a connection lost)
+  if (sock) sock.close(1000, 'page hidden');
+});
+window.addEventListener('pageshow', (e) => {
+  if (e.persisted && !REPLAY && !leaving) connect();
 });
 
 window.onbeforeunload = (e) => {
-  if (state && state.phase === 'playing' && !leaving) {
+  if (!REPLAY && state && state.phase === 'playing' && !leaving) {
     e.preventDefault();
     e.returnValue = '';
     return '';
@@ -614,5 +910,8 @@ window.onbeforeunload = (e) => {
 
 setInterval(renderStatus, 250); // the turn countdown
 applyStatic();
-renderButtons();
-connect();
+if (REPLAY) startReplay();
+else {
+  renderButtons();
+  connect();
+}
