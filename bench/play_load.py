@@ -1,4 +1,4 @@
-"""A bounded load test of `shuangkou play` over loopback (issue 18).
+"""A bounded load test of `shuangkou play` over loopback.
 
     python bench/play_load.py --tables 100 --seconds 60 --bots heuristic --variant baibian \\
         --seed 0 --out experiments/play_load.json

@@ -1,4 +1,4 @@
-"""The load test of the web table (bench/play_load.py, issue 18), run small: a real
+"""The load test of the web table (bench/play_load.py), run small: a real
 server process over loopback, three tables for about three seconds."""
 
 import importlib.util
