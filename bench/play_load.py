@@ -120,8 +120,7 @@ def serve_child(spec: dict[str, Any]) -> None:
     os.dup2(2, 1)  # (anything else printed goes to stderr, not into the replies)
     faulthandler.enable(all_threads=True)  # (a crash in the core leaves every thread's stack in the log)
     import shuangkou as sk
-    import uvicorn
-    from shuangkou.play.server import Room, make_app
+    from shuangkou.play.server import Room, make_app, start, uvicorn_server
     from shuangkou.play.table import Table
 
     totals: dict[str, list[float]] = {}
@@ -135,20 +134,17 @@ def serve_child(spec: dict[str, Any]) -> None:
         )
         room.add(f"t{i}", table)
         tokens[f"t{i}"] = table.state[0].token
-    config = uvicorn.Config(make_app(room), host="127.0.0.1", port=0, log_level="warning", ws_max_size=1 << 16)
-    server = uvicorn.Server(config)
+    server = uvicorn_server(make_app(room), "127.0.0.1", 0)
     lags: list[float] = []
 
     def stats() -> None:
         _emit(out, {"stats": {"timers": totals, "loop_lag": summary(lags), "tables": len(room.tables)}})
 
     async def main() -> None:
-        task = asyncio.create_task(server.serve())
-        while not server.started:
-            if task.done():
-                await task
-                return
-            await asyncio.sleep(0.05)
+        task, port = await start(server)
+        if port is None:
+            await task
+            return
         loop = asyncio.get_running_loop()
         lag_task = loop.create_task(_loop_lag(lags))
 
@@ -159,7 +155,6 @@ def serve_child(spec: dict[str, Any]) -> None:
             loop.call_soon_threadsafe(setattr, server, "should_exit", True)
 
         threading.Thread(target=commands, daemon=True).start()
-        port = server.servers[0].sockets[0].getsockname()[1]
         _emit(out, {"ready": True, "port": port, "tokens": tokens, "pid": os.getpid(), "version": sk.__version__})
         await task
         lag_task.cancel()

@@ -480,6 +480,16 @@ class Clock:
         return self.now
 
 
+def two_people(connected=(0, 1), **table_args):
+    """A table of two people (seats 0 and 1, those in `connected` with their page open)
+    and two greedy bots, on a clock the test moves."""
+    clock = Clock()
+    table = Table(sk.Rules("baibian"), ["human", "human", "greedy", "greedy"], clock=clock, **table_args)
+    for s in connected:
+        table.state[s].connected = 1
+    return table, clock
+
+
 def finish_deal(table, people=(0, 1)):
     """The people under 托管: the helper plays the deal to its end."""
     for s in people:
@@ -489,10 +499,7 @@ def finish_deal(table, people=(0, 1)):
 
 
 def test_the_next_deal_starts_once_everyone_at_the_table_pressed_start():
-    clock = Clock()
-    table = Table(sk.Rules("baibian"), ["human", "human", "greedy", "greedy"], deals=3, turn_seconds=None, clock=clock)
-    for st in table.state[:2]:
-        st.connected = 1
+    table, clock = two_people(deals=3, turn_seconds=None)
     finish_deal(table)
     v = table.view(0)
     assert v["ready"] == [False, False, True, True] and v["more_deals"] and v["ready_deadline"] == 30.0
@@ -507,10 +514,7 @@ def test_the_next_deal_starts_once_everyone_at_the_table_pressed_start():
 
 
 def test_a_person_who_does_not_press_start_in_time_sits_out_until_they_do():
-    clock = Clock()
-    table = Table(sk.Rules("baibian"), ["human", "human", "greedy", "greedy"], deals=2, turn_seconds=None, clock=clock)
-    for st in table.state[:2]:
-        st.connected = 1
+    table, clock = two_people(deals=2, turn_seconds=None)
     finish_deal(table)
     table.handle(0, {"type": "start"})
     clock.now = 30.5
@@ -528,8 +532,7 @@ def test_a_person_who_does_not_press_start_in_time_sits_out_until_they_do():
 
 
 def test_a_disconnected_person_does_not_hold_up_the_next_deal_and_stays_under_auto_play():
-    table = Table(sk.Rules("baibian"), ["human", "human", "greedy", "greedy"], deals=2, turn_seconds=None)
-    table.state[0].connected = 1
+    table, _ = two_people(connected=[0], deals=2, turn_seconds=None)
     table.set_away(1, True)  # seat 1's page closed
     finish_deal(table, people=[0])
     table.handle(0, {"type": "start"})
@@ -539,9 +542,7 @@ def test_a_disconnected_person_does_not_hold_up_the_next_deal_and_stays_under_au
 
 
 def test_an_empty_human_seat_is_filled_by_the_helper_at_its_first_timeout():
-    clock = Clock()
-    table = Table(sk.Rules("baibian"), ["human", "human", "greedy", "greedy"], turn_seconds=5.0, clock=clock)
-    table.state[0].connected = 1  # seat 1's link is never opened
+    table, clock = two_people(connected=[0], turn_seconds=5.0)  # seat 1's link is never opened
     for _ in range(200):
         table.advance()
         if table.game.is_over() or table.game.current_player() == 1:

@@ -33,15 +33,20 @@ const char* arg_kind(sk::BotEntry::Arg a) {
   return "none";
 }
 
+// The deal's last actions, as a bot is handed them (Decision::recent).
+std::span<const sk::Action> recent_of(const sk::Game& game) {
+  const auto& history = game.history();
+  const size_t from = history.size() > sk::kRecentActions ? history.size() - sk::kRecentActions : 0;
+  return {history.data() + from, history.size() - from};
+}
+
 // The bot's action id in `game` (see Bot.step's docstring).
 int step(const PyBot& b, const sk::Game& game, const py::handle& seed) {
   const sk::GameState& s = game.state();
   if (s.is_over()) throw py::value_error("Bot.step: the deal is over; there is no player to act");
-  const auto& history = game.history();
-  const size_t from = history.size() > sk::kRecentActions ? history.size() - sk::kRecentActions : 0;
-  const std::span<const sk::Action> recent(history.data() + from, history.size() - from);
+  const std::span<const sk::Action> recent = recent_of(game);
   const uint64_t stream =
-      seed.is_none() ? sk::mix64(sk::agent_seed(game.setup().seed) + history.size()) : seed_arg(seed);
+      seed.is_none() ? sk::mix64(sk::agent_seed(game.setup().seed) + game.history().size()) : seed_arg(seed);
   sk::Play play = sk::kPass;
   run_released(b.bot->slow(), [&](const sk::CancelFlag* cancel) {
     sk::MoveList scratch;
@@ -55,9 +60,7 @@ int step(const PyBot& b, const sk::Game& game, const py::handle& seed) {
 py::object values(const PyBot& b, const sk::Game& game) {
   const sk::GameState& s = game.state();
   if (s.is_over()) throw py::value_error("Bot.values: the deal is over; there is no player to act");
-  const auto& history = game.history();
-  const size_t from = history.size() > sk::kRecentActions ? history.size() - sk::kRecentActions : 0;
-  const std::span<const sk::Action> recent(history.data() + from, history.size() - from);
+  const std::span<const sk::Action> recent = recent_of(game);
   sk::MoveList moves;
   s.legal_moves(game.variant(), moves);
   std::vector<float> q(static_cast<size_t>(moves.size()) + (s.can_pass() ? 1 : 0));

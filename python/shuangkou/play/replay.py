@@ -21,13 +21,11 @@ from .view import deal_view, high_to_low
 _RESULT_KEYS = ("over", "finish_order", "scores", "breakdown", "outcome")
 
 
-def start_of(record: str) -> _core.Game:
-    """The recorded deal as it was dealt, before its first action."""
-    obj = json.loads(record)
-    obj["moves"] = []
-    for key in _RESULT_KEYS:
-        obj.pop(key, None)
-    return _core.Game.from_json(json.dumps(obj))
+def start_of(record: dict[str, Any]) -> _core.Game:
+    """The recorded deal (a parsed record) as it was dealt, before its first action."""
+    start = {k: v for k, v in record.items() if k not in _RESULT_KEYS}
+    start["moves"] = []
+    return _core.Game.from_json(json.dumps(start))
 
 
 def deal_names(deal: RecordedDeal) -> list[str]:
@@ -38,8 +36,8 @@ def deal_names(deal: RecordedDeal) -> list[str]:
 def frames(deal: RecordedDeal) -> list[dict[str, Any]]:
     """The deal after 0, 1, ..., n of its n actions: `deal_view` (from seat 0) with every
     hand, the step, the trick it is in and the action that led to it."""
-    game = start_of(deal.record)
     record = json.loads(deal.record)
+    game = start_of(record)
     moves, variant = record["moves"], _variant_name(record)  # (a replayed game's rules have no preset name)
     out = [_frame(game, 0, len(moves), 0, False, None)]
     trick = 0

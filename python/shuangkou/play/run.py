@@ -35,14 +35,15 @@ def _records(out: str | None) -> Any:
 
 
 def _web_stack() -> Any:
-    """The optional web stack's modules (the rest of the CLI works without them)."""
+    """The server module, with the optional web stack it needs (the rest of the CLI
+    works without it)."""
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401 - (checked here: server.py imports it only when serving)
 
         from . import server
     except ImportError as e:
         raise ValueError(f"shuangkou play and replay need the web stack: pip install '.[play]' ({e})") from None
-    return uvicorn, server
+    return server
 
 
 def _check_address(args: Any) -> None:
@@ -59,18 +60,15 @@ def _check_address(args: Any) -> None:
 def _serve(app: Any, args: Any, links: Callable[[int], list[tuple[str, str]]]) -> int:
     """Serves `app` until Ctrl-C; prints `links(port)` (label, address) once it listens
     and opens the browser on the first address (unless --no-browser)."""
-    uvicorn, _ = _web_stack()
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", ws_max_size=1 << 16)
-    server = uvicorn.Server(config)
+    web = _web_stack()
+    server = web.uvicorn_server(app, args.host, args.port)
 
     async def serve() -> None:
-        task = asyncio.create_task(server.serve())
-        while not server.started:
-            if task.done():
-                await task
-                return
-            await asyncio.sleep(0.05)
-        shown = links(server.servers[0].sockets[0].getsockname()[1])
+        task, port = await web.start(server)
+        if port is None:
+            await task  # (it stopped: a port in use, ...)
+            return
+        shown = links(port)
         for label, address in shown:
             print(f"{label}: {address}", flush=True)
         if not args.no_browser:
@@ -86,7 +84,7 @@ def _serve(app: Any, args: Any, links: Callable[[int], list[tuple[str, str]]]) -
 
 def play(args: Any) -> int:
     """Runs the table until Ctrl-C."""
-    _, server = _web_stack()
+    server = _web_stack()
     seats = [s.strip() for s in args.seats.split(",")]
     if args.turn_seconds < 0:
         raise ValueError(f"--turn-seconds: 0 (no timer) or more, got {args.turn_seconds}")
@@ -119,7 +117,7 @@ def play(args: Any) -> int:
 
 def replay(args: Any) -> int:
     """Serves the viewer of one replay file until Ctrl-C."""
-    _, server = _web_stack()
+    server = _web_stack()
     _check_address(args)
     deals, more = read_replays(args.file)
     if more:

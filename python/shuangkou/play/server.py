@@ -124,11 +124,17 @@ def check_message(text: str, last_seq: int) -> dict[str, Any]:
     return msg
 
 
+async def page(request: Request) -> Response:
+    """The page (a table or the viewer: its script reads which from the address)."""
+    return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
+
+
+def _page_routes() -> list[Any]:
+    return [Route("/", page), Mount("/static", StaticFiles(directory=STATIC), name="static")]
+
+
 def make_app(room: Room) -> Starlette:
     """The ASGI app serving `room`'s tables."""
-
-    async def page(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
 
     async def table_socket(ws: WebSocket) -> None:
         table_id = ws.query_params.get("table", next(iter(room.tables), ""))
@@ -187,12 +193,7 @@ def make_app(room: Room) -> Starlette:
             ticker.cancel()
 
     return Starlette(
-        routes=[
-            Route("/", page),
-            Route("/health", health),
-            WebSocketRoute("/ws", table_socket),
-            Mount("/static", StaticFiles(directory=STATIC), name="static"),
-        ],
+        routes=[*_page_routes(), Route("/health", health), WebSocketRoute("/ws", table_socket)],
         lifespan=lifespan,
     )
 
@@ -201,9 +202,6 @@ def make_replay_app(deals: list[RecordedDeal], file_name: str) -> Starlette:
     """The ASGI app of the viewer: the page, and the deals of one replay file (by their
     index in it; nothing else is served)."""
     listing = {"file": file_name, "deals": replay.index(deals)}
-
-    async def page(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
 
     async def deal_index(request: Request) -> Response:
         return JSONResponse(listing)
@@ -224,11 +222,23 @@ def make_replay_app(deals: list[RecordedDeal], file_name: str) -> Starlette:
         }
         return JSONResponse(body)
 
-    return Starlette(
-        routes=[
-            Route("/", page),
-            Route("/replay/index", deal_index),
-            Route("/replay/deal/{k:int}", deal),
-            Mount("/static", StaticFiles(directory=STATIC), name="static"),
-        ]
-    )
+    return Starlette(routes=[*_page_routes(), Route("/replay/index", deal_index), Route("/replay/deal/{k:int}", deal)])
+
+
+def uvicorn_server(app: Starlette, host: str, port: int) -> Any:
+    """A uvicorn server for `app` (WebSocket frames capped at 64 KiB: the messages
+    themselves are capped lower, MAX_MESSAGE_BYTES)."""
+    import uvicorn
+
+    return uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=1 << 16))
+
+
+async def start(server: Any) -> tuple[asyncio.Task[None], int | None]:
+    """Starts a uvicorn server in the running loop; returns its task and, once it
+    listens, its port (None when it stopped before listening: await the task for why)."""
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            return task, None
+        await asyncio.sleep(0.05)
+    return task, server.servers[0].sockets[0].getsockname()[1]

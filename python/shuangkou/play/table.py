@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import _core
-from ..agents import AgentLike, agent_label, agent_step, resolve_agent
+from ..agents import AgentLike, agent_label, agent_step, is_bot, resolve_agent
 from .view import action_view, deal_view, rank_index, tokens
 
 HUMAN = "human"
@@ -261,7 +261,7 @@ class Table:
                 raise TableError(f"play: you do not hold {n} × {c}", f"你手里没有 {n} 张 {c}")
         options = [p for p in self.game.legal_moves() if p.cards == text]
         if not options:
-            raise TableError(f"play: {self._why_not(text)}", self._why_not_zh(text))
+            raise self._why_not(text)
         readings = sorted({(p.kind, p.reading): p for p in options}.values(), key=lambda p: (p.kind, p.reading))
         choice = msg.get("reading")
         if len(readings) > 1 and choice is None:
@@ -279,21 +279,17 @@ class Table:
         self._apply(self.rules.catalogue.id_of(pick))
         return None
 
-    def _why_not(self, text: str) -> str:
+    def _why_not(self, text: str) -> TableError:
+        """Why the cards `text` (held, none of the legal plays) cannot be played here."""
         if not self.rules.readings(text):
-            return f"{text} is not a play under these rules"
+            return TableError(f"play: {text} is not a play under these rules", f"{text} 不是这个玩法里的牌型")
         top = self.game.top()
         if top is None:
-            return f"{text} cannot lead here"
-        return f"{text} does not beat {top.kind} {top.cards} on the table"
-
-    def _why_not_zh(self, text: str) -> str:
-        if not self.rules.readings(text):
-            return f"{text} 不是这个玩法里的牌型"
-        top = self.game.top()
-        if top is None:
-            return f"{text} 不能首出"
-        return f"{text} 管不上桌上的 {top.cards}（牌型不同或不够大）"
+            return TableError(f"play: {text} cannot lead here", f"{text} 不能首出")
+        return TableError(
+            f"play: {text} does not beat {top.kind} {top.cards} on the table",
+            f"{text} 管不上桌上的 {top.cards}（牌型不同或不够大）",
+        )
 
     def _hint(self, seat: int) -> dict[str, Any]:
         plays = sorted(self.game.legal_moves(), key=lambda p: (p.is_bomb, rank_index(p), len(p), p.kind))
@@ -317,7 +313,7 @@ class Table:
             "agent": agent_label(self.advisor),
             **self._action_view(agent_step(self.advisor, g)),
         }
-        values = self.advisor.values(g) if hasattr(self.advisor, "values") else None
+        values = self.advisor.values(g) if is_bot(self.advisor) else None  # (a Q network rates its plays)
         if values is not None:
             best = sorted(values.items(), key=lambda kv: -kv[1])[:ADVICE_VALUES]
             values = [{**self._action_view(a), "q": round(float(q), 4)} for a, q in best]
