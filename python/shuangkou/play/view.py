@@ -91,7 +91,14 @@ def _partner_hand(game: _core.Game, seat: int, obs: dict[str, Any]) -> list[str]
 def hand_groups(rules: _core.Rules, hand: str) -> list[list[str]]:
     """The hand grouped for 排序: bombs, then chains, triples, pairs and singles, each
     group strongest first; a card in no larger group is a single."""
+    rules = _CANONICAL.setdefault(rules, rules)  # (one Rules object per rule set in the cache's keys)
     return [list(g) for g in _hand_groups(rules, hand)]
+
+
+# `game.rules` is a new object at every call: the cache keeps the first one of each rule
+# set (equal rule sets are equal and hash alike), so that its entries do not each hold
+# a copy of the rules and their action catalogue.
+_CANONICAL: dict[_core.Rules, _core.Rules] = {}
 
 
 @functools.lru_cache(maxsize=4096)
