@@ -374,6 +374,7 @@ def test_the_play_command_serves_a_table_on_loopback(tmp_path):
         (["--seats", "human,nobody,greedy,greedy"], "unknown agent 'nobody'"),
         (["--deals", "0"], "deals: an integer >= 1"),
         (["--turn-seconds", "-1"], "--turn-seconds"),
+        (["--ready-seconds", "0"], "ready_seconds: above 0"),
         (["--port", "70000"], "--port"),
         (["--variant", "nope"], "unknown variant preset"),
     ],

@@ -100,6 +100,7 @@ def play(args: Any) -> int:
         helper=args.helper,
         advisor=args.advisor,
         turn_seconds=args.turn_seconds or None,
+        ready_seconds=args.ready_seconds,
         on_deal_end=_records(args.out),
     )
     room = server.Room()
@@ -156,6 +157,12 @@ def add_parser(sub: Any) -> None:
         "--advisor", default=None, help="an agent whose advice (its play, and a Q network's values) a seat can ask for"
     )
     p.add_argument("--turn-seconds", type=float, default=30.0, help="time a person has for a move (0: no timer)")
+    p.add_argument(
+        "--ready-seconds",
+        type=float,
+        default=30.0,
+        help="between deals, time a person has to press 开始 before they sit out (the helper plays their seat)",
+    )
     p.add_argument("--lang", choices=["zh", "en"], default="zh", help="the page's language")
     p.add_argument("--host", default="127.0.0.1", help="address to serve on (others can join from any address)")
     p.add_argument("--port", type=int, default=0, help="port (0: any free one)")
