@@ -19,7 +19,7 @@ from typing import IO, Any
 import numpy as np
 
 from .arena import ArenaResult
-from .outputs import output_file
+from .outputs import output_file, prepare_out
 
 FILES = ("results.json", "pairs.csv", "winrate.png", "score_diff.png", "report.md")
 
@@ -88,6 +88,14 @@ def by_rating(result: ArenaResult) -> list[str]:
     return sorted(result["agents"], key=lambda a: -ratings[a]["rating"])
 
 
+def deals_text(result: ArenaResult) -> str:
+    """"10,000 duplicate deals a pair", or "500–10,000 ..." where the pairs (merged from
+    several runs) played different numbers."""
+    counts = sorted({int(p["deals"]) for p in result["pairs"]}) or [int(result["deals"])]
+    n = f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,}–{counts[-1]:,}"
+    return f"{n} duplicate deals a pair"
+
+
 def winrate_figure(result: ArenaResult) -> Any:
     """The win-rate heatmap as a matplotlib Figure: row agent's WP against the column
     agent, the agents best rated first (Bradley-Terry), a labelled colour bar."""
@@ -128,7 +136,7 @@ def winrate_figure(result: ArenaResult) -> Any:
                         va="center",
                         color="black" if 0.25 < m[i, j] < 0.75 else "white",
                     )
-        title = f"{result['variant']}: WP of row vs column\n{result['deals']:,} duplicate deals a pair"
+        title = f"{result['variant']}: WP of row vs column\n{deals_text(result)}"
         fig.suptitle(wrap(title, fits(width - 0.3, 12)), fontsize=12)
         bar = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
         bar.set_label("WP of row vs column")
@@ -168,7 +176,7 @@ def score_diff_figure(result: ArenaResult) -> Any:
             ax.legend(fontsize=8)
         for ax in list(axes.flat)[len(pairs) :]:
             ax.axis("off")
-        title = f"{result['variant']}: score differences per deal\n{result['deals']:,} duplicate deals a pair"
+        title = f"{result['variant']}: score differences per deal\n{deals_text(result)}"
         fig.suptitle(wrap(title, fits(panel * cols - 0.3, 12)), fontsize=12)
     return fig
 
@@ -241,7 +249,7 @@ def markdown(result: ArenaResult, plots: bool = True) -> str:
     lines = [
         f"# Arena: {result['variant']}",
         "",
-        f"{result['deals']:,} duplicate deals a pair"
+        deals_text(result)
         + (f" (evaluation set {result['eval_set']})" if result.get("eval_set") else f", seed {result['seed']}")
         + f"; agents: {', '.join(result['agents'])}. {result['statistics']}.",
         "",
@@ -262,12 +270,14 @@ def markdown(result: ArenaResult, plots: bool = True) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_report(result: ArenaResult, out: str | os.PathLike) -> list[Path]:
+def write_report(result: ArenaResult, out: str | os.PathLike, force: bool = False) -> list[Path]:
     """Writes results.json, pairs.csv, winrate.png, score_diff.png and report.md into
-    `out` (made if missing); returns their paths. Each file is written whole or not at
-    all (shuangkou.outputs.output_file); an OSError names the file that failed."""
+    `out` (made if missing); returns their paths. A folder that holds any of them (an
+    earlier report) is refused with a ValueError, nothing written, unless `force`
+    (then they are replaced). Each file is written whole or not at all
+    (shuangkou.outputs.output_file); an OSError names the file that failed."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    prepare_out(out, FILES, what="out", force=force, hint="pass force=True to replace it")
     paths = [out / f for f in FILES]
     with output_file(paths[0]) as f:
         f.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")

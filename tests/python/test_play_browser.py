@@ -234,6 +234,53 @@ def test_english_labels(browser):
         server.stop()
 
 
+def jokers(driver, where="#hand .card"):
+    """(token, the face's label, the tooltip) of each joker shown at `where`."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].filter(c => c.classList.contains('joker'))"
+        ".map(c => [c.dataset.card || c.dataset.token, c.querySelector('.rank').textContent, c.title,"
+        " c.classList.contains('big-joker') ? 'big' : c.classList.contains('small-joker') ? 'small' : '?'])",
+        where,
+    )
+
+
+def test_the_jokers_read_sj_and_bj_as_every_text_output_writes_them(browser):
+    # qianbian, seed 3933: seat 0 holds SJ SJ BJ and leads; the three jokers are a bomb (三王炸).
+    table = Table(sk.Rules("qianbian"), ["human", "greedy", "greedy", "greedy"], seed=3933, turn_seconds=None)
+    assert sorted(t for t in table.game.hand(0).split() if t in ("SJ", "BJ")) == ["BJ", "SJ", "SJ"]
+    server = Server(table)
+    try:
+        # In Chinese the faces are 小王 and 大王 (small in black, big in red); the tooltips name SJ and BJ.
+        browser.get(server.link(0))
+        wait(browser, lambda d: my_turn(d) and len(hand(d)) == 27)
+        assert sorted(jokers(browser)) == [
+            ["BJ", "大王", "大王（BJ）", "big"],
+            ["SJ", "小王", "小王（SJ）", "small"],
+            ["SJ", "小王", "小王（SJ）", "small"],
+        ]
+        # In English the faces say SJ and BJ, as the CLI, the replays and the renderer write them.
+        button(browser, "btn-lang").click()
+        wait(browser, lambda d: button(d, "btn-play").text == "Play")
+        faces = sorted(jokers(browser))
+        assert faces == [
+            ["BJ", "BJ", "Big joker (BJ)", "big"],
+            ["SJ", "SJ", "Small joker (SJ)", "small"],
+            ["SJ", "SJ", "Small joker (SJ)", "small"],
+        ], faces
+        assert "JOKER" not in browser.execute_script("return document.body.textContent")
+        # Played: the history writes them as the CLI does.
+        select_cards(browser, ["SJ", "SJ", "BJ"])
+        button(browser, "btn-play").click()
+        wait(browser, lambda d: len(hand(d)) == 24)
+        assert table.game.history()[0][1].kind == "three_kings"
+        first = wait(browser, history_items)[0]
+        assert "SJ SJ BJ" in first, first
+        button(browser, "btn-lang").click()
+        wait(browser, lambda d: "小王 小王 大王" in (history_items(d) or [""])[0])
+    finally:
+        server.stop()
+
+
 # ---------------------------------------------------------------- helpers of the tests below
 
 CJK = re.compile(r"[\u4e00-\u9fff]")

@@ -124,6 +124,17 @@ def test_winrate_colour_bar_is_labelled(one_pair):
     assert "WP" in fig.axes[1].get_ylabel()
 
 
+def test_titles_give_the_pairs_deal_counts_when_they_differ(three_pairs):
+    """Pairs merged from several runs (the arena report's slow pairs play fewer deals)."""
+    same = winrate_figure(three_pairs)._suptitle.get_text()
+    assert f"{three_pairs['deals']:,} duplicate deals a pair" in same.replace("\n", " ")
+    merged = copy.deepcopy(three_pairs)
+    merged["pairs"][0]["deals"] = 7
+    for fig in (winrate_figure(merged), score_diff_figure(merged)):
+        assert f"7–{three_pairs['deals']:,} duplicate deals a pair" in fig._suptitle.get_text().replace("\n", " ")
+    assert f"7–{three_pairs['deals']:,} duplicate deals a pair" in markdown(merged)
+
+
 @pytest.mark.parametrize("which", ["one_pair", "three_pairs"])
 @pytest.mark.parametrize("long", [False, True], ids=["names", "long_names"])
 def test_winrate_fits_the_figure(which, long, request):

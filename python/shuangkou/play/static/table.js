@@ -42,7 +42,7 @@ const I18N = {
     seatName: 'Seat {n}', yourTurn: 'Your turn', mustPlay: ' (you lead: play something)',
     waiting: 'Waiting for {name}', over: 'Deal over', autoOn: 'Auto-play on', seconds: '{n}s',
     strike: 'Timeout warning {n} (the 3rd puts you on auto-play)', playedBy: 'played by {name}',
-    bigJoker: 'JOKER', smallJoker: 'JOKER',
+    bigJoker: 'BJ', smallJoker: 'SJ',
     deal: 'Deal', variant: 'Variant', revealed: 'Revealed card', revealedText: '{card} ({name})', swapped: 'Seat swap',
     bombs: 'Bombs', stars: '{n}★', multiplier: 'Multiplier', totals: 'Totals', none: 'none',
     settlement: 'Settlement', outcome: 'Outcome', base: 'Base', contribution: 'Bombs', score: 'Score',
@@ -143,9 +143,18 @@ function cardEl(tok, cls) {
   c.setAttribute(cls === 'card' ? 'data-card' : 'data-token', tok);
   if (tok === 'BJ' || tok === 'SJ') c.classList.add('joker', tok === 'BJ' ? 'big-joker' : 'small-joker');
   const label = rankLabel(tok);
-  c.title = tok === 'BJ' ? (lang === 'zh' ? '大王' : 'Big joker') : tok === 'SJ' ? (lang === 'zh' ? '小王' : 'Small joker') : label;
-  c.appendChild(el('span', 'rank', label));
-  if (cls === 'card') c.appendChild(el('span', 'rank rank-br', label));
+  // Jokers: SJ and BJ, as every text output writes them (中文: 小王 and 大王 on the face, the token in the tooltip).
+  c.title = tok === 'BJ' ? (lang === 'zh' ? '大王（BJ）' : 'Big joker (BJ)')
+    : tok === 'SJ' ? (lang === 'zh' ? '小王（SJ）' : 'Small joker (SJ)') : label;
+  // A joker's label stands in a column, one character under the other (as on the cards).
+  const rank = (extra) => {
+    if (!c.classList.contains('joker')) return el('span', 'rank' + extra, label);
+    const r = el('span', 'rank' + extra);
+    for (const ch of label) r.appendChild(el('span', null, ch));
+    return r;
+  };
+  c.appendChild(rank(''));
+  if (cls === 'card') c.appendChild(rank(' rank-br'));
   return c;
 }
 
