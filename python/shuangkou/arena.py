@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from . import _core
-from ._args import int_arg
+from ._args import DEFAULT_SEED, int_arg
 from .agents import Agent, AgentLike, is_bot, resolve_agent, unique_labels
 from .memory import check_memory
 from .replays import ReplayWriter
@@ -86,7 +86,7 @@ def parse_deals(deals: int | str, seed: int | None) -> tuple[int, int, str | Non
             raise ValueError(f"deals={deals!r} fixes the seed ({set_seed}); leave seed unset")
         return n, set_seed, name
     n = int_arg(deals, "deals", 1, 2**40)
-    return n, int_arg(0 if seed is None else seed, "seed", 0, 2**64 - 1), None
+    return n, int_arg(DEFAULT_SEED if seed is None else seed, "seed", 0, 2**64 - 1), None
 
 
 def arena_rules(variant: Any, **overrides: Any) -> _core.Rules:
@@ -187,8 +187,8 @@ def arena(
     variant: a preset, a YAML file or a `Rules`; overrides: variant parameters
     (`team_formation` is always fixed). agents: two or more agents (built-in names such
     as "search:128", callables, `shuangkou.Agent` objects, "module:callable"). deals: per
-    pair, a count (deals 0..deals-1 of `seed`) or an evaluation set "eval-v1:N" (which
-    fixes the seed). threads: None or 0 for every core. batch: deals side by side for
+    pair, a count (deals 0..deals-1 of `seed`, 0 when not given) or an evaluation set
+    "eval-v1:N" (which fixes the seed). threads: None or 0 for every core. batch: deals side by side for
     Python agents. progress(done, total) is called now and then with the deals played so
     far over all pairs (each duplicate pair is two deals). replays: the first N deals (or
     "all") of each pair and half are written to replay_path (gzip JSON lines, records naming their

@@ -14,11 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__, _core
-from ._core import Rules, parse_cards, preset_names
+from ._args import DEFAULT_SEED, add_force_option, add_variant_options, parse_overrides, variant_rules, variant_text
+from ._core import parse_cards
 from .agents import AgentError, bot_forms
 from .outputs import output_file, prepare_out
 
 SAMPLE_HAND = "3 3 4 5 5 6 6 7 7 7 8 8 9 T T J Q Q K A A 2 2 2 2 SJ BJ"
+SELFPLAY_FILES = ("summary.json", "deals.npz", "replays.jsonl.gz")  # what `selfplay --out` writes
 
 
 def _format_play(p) -> str:
@@ -27,11 +29,11 @@ def _format_play(p) -> str:
 
 
 def _cmd_moves(args: argparse.Namespace) -> int:
-    rules = Rules(args.variant)
+    rules, _ = variant_rules(args)
     hand = parse_cards(args.hand)
     previous = args.previous or None
     moves = rules.legal_moves(hand, previous)
-    print(f"variant {args.variant}, hand of {len(hand.split())}: {hand}")
+    print(f"variant {variant_text(args)}, hand of {len(hand.split())}: {hand}")
     if previous:
         print(f"to beat: {rules.read(previous).kind} {parse_cards(previous)} (passing is always allowed)")
     else:
@@ -46,10 +48,10 @@ def _cmd_moves(args: argparse.Namespace) -> int:
 
 
 def _cmd_read(args: argparse.Namespace) -> int:
-    rules = Rules(args.variant)
+    rules, _ = variant_rules(args)
     readings = rules.readings(args.cards)
     if not readings:
-        print(f"'{args.cards}' is not a valid play in {args.variant}")
+        print(f"'{args.cards}' is not a valid play in {variant_text(args)}")
         return 1
     best = rules.read(args.cards)
     for p in readings:
@@ -57,16 +59,6 @@ def _cmd_read(args: argparse.Namespace) -> int:
         stars = f", {p.stars} stars" if p.stars else ""
         print(f"{mark} {p.kind}: {p.reading} (key {p.key}{stars})")
     return 0
-
-
-def _parse_overrides(pairs: list[str]) -> dict[str, str]:
-    out = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise ValueError(f"--set takes KEY=VALUE (e.g. max_bomb=10), got '{pair}'")
-        out[key.strip()] = value.strip()
-    return out
 
 
 def _import_from_cwd() -> None:
@@ -90,8 +82,7 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
 
     from .selfplay import format_summary, seat_agents, selfplay
 
-    overrides = _parse_overrides(args.set)
-    Rules(args.variant, **overrides)  # a bad variant or parameter is reported before anything starts
+    _, overrides = variant_rules(args)  # a bad variant or parameter is reported before anything starts
     _import_from_cwd()
     agents = seat_agents(args.agents)
     replays = _replays_arg(args.replays)
@@ -99,7 +90,8 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     if replays and out is None:
         raise ValueError("--replays needs --out (the replays go to OUT/replays.jsonl.gz)")
     if out is not None:  # before a long run, not after it
-        prepare_out(out, ["summary.json", "deals.npz"] + (["replays.jsonl.gz"] if replays else []))
+        names = ["summary.json", "deals.npz"] + (["replays.jsonl.gz"] if replays else [])
+        prepare_out(out, names, marks=SELFPLAY_FILES, force=args.force)
     bar = tqdm(
         total=args.games,
         unit="deal",
@@ -152,7 +144,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     from .selfplay import seat_agents
 
     # Every argument is checked before anything is written or played.
-    overrides = _parse_overrides(args.set)
+    overrides = parse_overrides(args.set)
     arena_rules(args.variant, **overrides)
     names = [a.strip() for a in args.agents.split(",")]
     if any(not a for a in names):
@@ -171,7 +163,8 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     if replays and out is None:
         raise ValueError("--replays needs --out (the replays go to OUT/replays.jsonl.gz)")
     if out is not None:
-        prepare_out(out, list(FILES) + (["replays.jsonl.gz"] if replays else []))
+        names = list(FILES) + (["replays.jsonl.gz"] if replays else [])
+        prepare_out(out, names, marks=[*FILES, "replays.jsonl.gz"], force=args.force)
     pairs = len(agents) * (len(agents) - 1) // 2
     bar = tqdm(  # counts duplicate pairs (two deals each): --deals of them for every pair of agents
         total=n * pairs,
@@ -202,25 +195,16 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         bar.close()
     print(markdown(result, plots=False), end="")
     if out is not None:
-        paths = write_report(result, out) + ([out / "replays.jsonl.gz"] if replays else [])
+        # (the folder was checked before the run: its earlier run refused, or removed with --force)
+        paths = write_report(result, out, force=True) + ([out / "replays.jsonl.gz"] if replays else [])
         print(f"wrote {', '.join(str(p) for p in paths)}")
     return 0
 
 
 def _variant_options(parser: argparse.ArgumentParser) -> None:
-    """--variant, --set and --quiet, shared by the commands that play deals."""
-    parser.add_argument(
-        "--variant",
-        default="baibian",
-        help="rule set: a preset (" + ", ".join(preset_names()) + ") or a YAML file like configs/variants/jj.yaml",
-    )
-    parser.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="override a variant parameter, e.g. --set max_bomb=10 (repeatable)",
-    )
+    """--variant, --set (as every command that takes a rule set has them) and --quiet,
+    shared by the commands that play deals."""
+    add_variant_options(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -246,8 +230,9 @@ def _add_selfplay(sub: Any) -> None:
         "or module:callable; one for every seat, two comma-separated for seats 0+2 and 1+3, or four, "
         "one per seat",
     )
-    sp.add_argument("--seed", type=int, default=1, help="base seed")
+    sp.add_argument("--seed", type=int, default=DEFAULT_SEED, help="base seed")
     sp.add_argument("--out", default=None, help="folder for summary.json, deals.npz and replays")
+    add_force_option(sp, ", ".join(SELFPLAY_FILES))
     sp.add_argument("--replays", default="0", help="record the first N deals, or 'all'")
     _variant_options(sp)
     sp.set_defaults(func=_cmd_selfplay)
@@ -286,9 +271,10 @@ def _add_arena(sub: Any) -> None:
         "--seed",
         type=int,
         default=argparse.SUPPRESS,
-        help="base seed (0 if not given; not allowed with an evaluation set, which fixes its own)",
+        help=f"base seed ({DEFAULT_SEED} if not given; not allowed with an evaluation set, which fixes its own)",
     )
     ar.add_argument("--out", default=None, help="folder for results.json, pairs.csv, the plots and report.md")
+    add_force_option(ar, "results.json, pairs.csv, plots, report.md and replays")
     ar.add_argument(
         "--replays",
         default="0",
@@ -323,7 +309,7 @@ def _add_moves_read(sub: Any) -> None:
         description="Reads a hand and lists every canonical move (docs/rules.md §14): all leads, "
         "or with --previous only the plays that beat it.",
     )
-    moves.add_argument("--variant", default="baibian", choices=preset_names(), help="rule set (default: baibian)")
+    add_variant_options(moves)
     moves.add_argument(
         "--hand", default=SAMPLE_HAND, help="the hand, e.g. '3 3 4 5 6 7 BJ' (default: a sample 27-card hand)"
     )
@@ -336,7 +322,7 @@ def _add_moves_read(sub: Any) -> None:
         description="Prints each kind the cards can be read as, with its highest reading; * marks the strongest.",
     )
     read.add_argument("cards", help="the cards, e.g. '5 6 7 8 BJ'")
-    read.add_argument("--variant", default="baibian", choices=preset_names(), help="rule set (default: baibian)")
+    add_variant_options(read)
     read.set_defaults(func=_cmd_read)
 
 
@@ -366,19 +352,58 @@ def _error(message: str) -> None:
     encoding (a bad argument may hold undecodable bytes)."""
     text = f"error: {message}".replace("\n", "; ")
     encoding = sys.stderr.encoding or "utf-8"
-    print(text.encode(encoding, "backslashreplace").decode(encoding), file=sys.stderr)
+    try:
+        print(text.encode(encoding, "backslashreplace").decode(encoding), file=sys.stderr)
+    except OSError:  # (stderr's reader went away too: nobody is left to tell)
+        pass
+
+
+CLOSED_PIPE = 141  # 128 + SIGPIPE: the status a shell reports for `seq` or `cat` cut off by `| head`
+
+
+def _stdout_gone() -> int:
+    """The reader of stdout went away (`| head`): what is left to print goes to
+    /dev/null, so that nothing else fails (Python flushes stdout once more at exit)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return CLOSED_PIPE
+
+
+def _flush_stdout() -> bool:
+    """Flushes what stdout still holds (a pipe's output is buffered until now); False,
+    quietly, when its reader has gone away."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _stdout_gone()
+        return False
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit:  # --help, --version or a usage error: argparse has printed, and exits
+        if not _flush_stdout():
+            raise SystemExit(CLOSED_PIPE) from None
+        raise
     return run_command(args.func, args)
 
 
 def run_command(func: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
     """Runs a command, turning every expected failure into one `error:` line on stderr and
     its exit code (docs/errors.md): 2 bad input, 1 an agent that failed, an output that
-    cannot be written or memory, 130 Ctrl-C; 0 when the reader of stdout went away."""
+    cannot be written or memory, 130 Ctrl-C; 141 (as for a command killed by SIGPIPE),
+    with nothing printed, when the reader of stdout went away (`| head`)."""
+    code = _run(func, args)
+    if not _flush_stdout():
+        return code or CLOSED_PIPE
+    return code
+
+
+def _run(func: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
     try:
         return func(args)
     except AgentError as e:  # a Python agent failed (raised, or returned bad ids): name it in one line
@@ -393,8 +418,7 @@ def run_command(func: Callable[[argparse.Namespace], int], args: argparse.Namesp
         _error(str(e))
         return 2
     except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly (before OSError, its base)
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+        return _stdout_gone()
     except OSError as e:  # an output that cannot be written: say which, no traceback
         _error(str(e))
         return 1

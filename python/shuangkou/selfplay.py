@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from . import _core
-from ._args import int_arg
+from ._args import DEFAULT_SEED, int_arg
 from .agents import Agent, AgentLike, decide, is_bot, reset_agent, resolve_agent, seat_labels
 from .memory import check_memory
 from .replays import ReplayWriter
@@ -78,7 +78,7 @@ def selfplay(
     games: int = 1000,
     agents: AgentLike | Sequence[AgentLike] = "random",
     threads: int | None = None,
-    seed: int = 0,
+    seed: int = DEFAULT_SEED,
     replays: int | str = 0,
     replay_path: str | os.PathLike | None = None,
     progress: Callable[[int], Any] | None = None,
@@ -87,7 +87,8 @@ def selfplay(
 ) -> SelfPlayResult:
     """Plays `games` deals and returns their summary (a dict) with per-deal arrays.
 
-    variant: a preset name or a YAML file; overrides: any variant parameter.
+    variant: a preset name or a YAML file; overrides: any variant parameter. seed: the
+    base seed (deal i is dealt from (seed, i); 0 by default, as on the command line).
     agents: one per seat, one per team or one for all (see `seat_agents`): built-in bot
     names, callables or `shuangkou.Agent` objects. threads: None or 0 for every core.
     replays: the first N deals (or "all") are written to replay_path as gzip JSON lines,

@@ -6,7 +6,8 @@
 
 Writes into --out: model.safetensors (docs/model_format.md; play it with
 --agents dmc:OUT/model.safetensors), checkpoint.pt, train.csv, eval.csv and curve.png
-(see shuangkou.dmc.learner).
+(see shuangkou.dmc.learner). A folder that holds an earlier run's files is refused
+unless --resume (go on from its checkpoint) or --force (start over).
 """
 
 from __future__ import annotations
@@ -19,6 +20,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", required=True, help="a training config, e.g. configs/train/dmc_baibian.yaml")
     parser.add_argument("--out", default=None, help="output folder (default: runs/<config name>)")
     parser.add_argument("--resume", action="store_true", help="go on from the checkpoint in --out")
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="start over in an --out that holds an earlier run (its model, checkpoint, logs and curve are "
+        "removed first); without --force or --resume such a folder is refused before anything runs",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -33,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
 
     config = TrainConfig.from_yaml(args.config)
     out = Path(args.out) if args.out else Path("runs") / Path(args.config).stem
-    result = train(config, out, resume=args.resume, progress=not args.quiet)
+    result = train(config, out, resume=args.resume, progress=not args.quiet, force=args.force)
     log, ev = result["log"], result["eval"]
     print(
         f"trained {log.get('update', 0)} updates ({log.get('samples', 0):,} samples, "

@@ -229,8 +229,10 @@ def test_a_fresh_run_starts_the_folder_over(run_dir, monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(learner, "arena", interrupted)  # before the fresh run's first checkpoint
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(ValueError, match="already holds an earlier run"):  # not without being asked
         train(tiny(updates=2, eval_every=2), run_dir, progress=False)
+    with pytest.raises(KeyboardInterrupt):
+        train(tiny(updates=2, eval_every=2), run_dir, progress=False, force=True)
     # The old run's checkpoint is gone with its logs: a resume cannot mix the two runs.
     assert not (run_dir / "checkpoint.pt").exists() and not (run_dir / "eval.csv").exists()
     with pytest.raises(ValueError, match="no checkpoint"):
@@ -282,7 +284,7 @@ def test_ctrl_c_exits_130_and_the_run_resumes(tmp_path):
     assert err.decode().strip() == "error: interrupted"
     at = torch.load(out / "checkpoint.pt", weights_only=True)["update"]
     cfg = tiny_yaml(tmp_path / "long.yaml", updates=at + 3, eval_every=2)
-    p = subprocess.run(cmd, capture_output=True, timeout=120)
+    p = subprocess.run([*cmd, "--resume"], capture_output=True, timeout=120)
     assert p.returncode == 0, p.stderr
     assert updates(out / "train.csv") == list(range(1, at + 4))
     ev = updates(out / "eval.csv")

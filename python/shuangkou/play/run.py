@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import _core
+from .._args import DEFAULT_SEED, add_force_option, add_variant_options, variant_rules
 from ..outputs import prepare_out
 from ..replays import read_replays
 from .table import HUMAN, Table
@@ -88,11 +89,12 @@ def play(args: Any) -> int:
     seats = [s.strip() for s in args.seats.split(",")]
     if args.turn_seconds < 0:
         raise ValueError(f"--turn-seconds: 0 (no timer) or more, got {args.turn_seconds}")
+    rules, _ = variant_rules(args)
     _check_address(args)
     if args.out is not None:
-        prepare_out(Path(args.out), ["deals.jsonl"])
+        prepare_out(Path(args.out), ["deals.jsonl"], force=args.force)
     table = Table(
-        _core.Rules(args.variant),
+        rules,
         seats,
         seed=args.seed,
         deals=args.deals,
@@ -143,7 +145,7 @@ def add_parser(sub: Any) -> None:
         "secret token). Needs the optional web stack: pip install '.[play]'.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    p.add_argument("--variant", default="baibian", help="a preset or a variant YAML file")
+    add_variant_options(p)
     p.add_argument(
         "--seats",
         default=DEFAULT_SEATS,
@@ -151,7 +153,7 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--deals", type=int, default=1, help="deals to play (one after another, 开始 between them)")
     p.add_argument("--match", action="store_true", help="play the deals as a match: seat swaps, totals, titles")
-    p.add_argument("--seed", type=int, default=0, help="deal i is dealt from seed + i")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="deal i is dealt from seed + i")
     p.add_argument("--helper", default="heuristic", help="the agent that plays a seat under 托管")
     p.add_argument(
         "--advisor", default=None, help="an agent whose advice (its play, and a Q network's values) a seat can ask for"
@@ -167,6 +169,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to serve on (others can join from any address)")
     p.add_argument("--port", type=int, default=0, help="port (0: any free one)")
     p.add_argument("--out", default=None, help="folder for deals.jsonl, every finished deal's record")
+    add_force_option(p, "deals.jsonl")
     p.add_argument("--no-browser", action="store_true", help="do not open the browser")
     p.set_defaults(func=play)
 
