@@ -32,6 +32,13 @@ _set_builtin_model(_os.path.join(_os.path.dirname(__file__), "models", "dmc_baib
 from .agents import Agent, Bot, Decisions  # noqa: E402
 from .arena import arena  # noqa: E402
 from .envs.actions import action_to_play, num_actions, play_to_action  # noqa: E402
+from .layout import (  # noqa: E402
+    move_feature_slices,
+    move_view,
+    obs_view,
+    observation_slices,
+    state_slices,
+)
 from .selfplay import SelfPlayResult, selfplay  # noqa: E402
 from .vector import VectorEnv  # noqa: E402
 
@@ -56,6 +63,11 @@ __all__ = [
     "action_to_play",
     "num_actions",
     "play_to_action",
+    "obs_view",
+    "move_view",
+    "observation_slices",
+    "state_slices",
+    "move_feature_slices",
 ]
 from importlib.metadata import PackageNotFoundError as _NotFound  # noqa: E402
 from importlib.metadata import version as _version  # noqa: E402

@@ -86,8 +86,9 @@ class VectorEnv:
     opponents: seats played inside C++ by built-in bots ({seat: "heuristic"} or a list
     of 4 with None for the seats you play); by default you play all four seats.
     reward: "win" (+1/-1 by team, 0 for a draw; the default), "score" (deal score) or "log".
-    dense_mask: fill info["action_mask"] ([num_envs, num_actions] int8); the ragged
-    info["legal_ids"] is always there.
+    dense_mask: fill info["action_mask"] ([num_envs, num_actions] int8; None when
+    False); the ragged info["legal_ids"] is always there.
+    docs/envs.md documents every argument.
     """
 
     def __init__(
@@ -105,11 +106,13 @@ class VectorEnv:
         num_threads = int_arg(num_threads or 0, "num_threads", 0, _core.MAX_THREADS, " (0 or None: every core)")
         seed = int_arg(seed, "seed", 0, 2**64 - 1)
         check_reward(reward)
+        if not isinstance(dense_mask, (bool, np.bool_)):
+            raise ValueError(f"dense_mask must be True or False, got {dense_mask!r:.60}")
         self.rules = _core.Rules(variant, **overrides)  # resolved once; the core shares its catalogue
         self.variant = variant if isinstance(variant, str) else self.rules.name
         self.seed = seed
         self._core = _core.VectorEnvCore(
-            self.rules, num_envs, seed, num_threads or 0, _seat_bots(opponents), reward, dense_mask
+            self.rules, num_envs, seed, num_threads or 0, _seat_bots(opponents), reward, bool(dense_mask)
         )
         self.num_envs = num_envs
         self.num_actions = self._core.num_actions

@@ -490,9 +490,9 @@ def test_sb3_contrib_masking():
     from stable_baselines3.common.env_util import make_vec_env
 
     del sb3c
-    # make_vec_env asks for render_mode="rgb_array", which the env ignores (text only)
+    # make_vec_env asks for render_mode="rgb_array", which the env offers: no warning
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+        warnings.simplefilter("error")
         venv = make_vec_env(ENV_ID, n_envs=2, seed=0, env_kwargs={"variant": "baibian", "opponents": "random"})
     assert is_masking_supported(venv)
     venv.reset()

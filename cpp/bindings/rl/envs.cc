@@ -218,6 +218,9 @@ void bind_envs(py::module_& m) {
       },
       py::arg("plays"), "Feature rows of plays (None: the pass).");
   m.attr("MOVE_FEATURE_SIZE") = sk::kMoveFeatureSize;
+  m.def(
+      "move_feature_layout", [] { return slices(sk::move_feature_layout()); },
+      "The move-feature row's slices (encode_moves): name, offset, size, meaning.");
 
   py::class_<PyVectorEnv>(m, "VectorEnvCore", "The C++ vector env (see shuangkou.VectorEnv).")
       .def(py::init<const py::handle&, int, const py::handle&, int, const py::handle&, const py::handle&,

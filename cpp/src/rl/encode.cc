@@ -4,6 +4,7 @@
 #include <array>
 #include <cstring>
 #include <stdexcept>
+#include <tuple>
 
 namespace shuangkou {
 namespace {
@@ -205,6 +206,28 @@ void encode_state(const Variant& v, const GameState& s, std::span<const Action> 
   encode_observation(v, s, recent, seat, out);
   float* hands = out + observation_size();
   for (int i = 0; i < kNumSeats; ++i) counts(s.hand((seat + i) % kNumSeats), hands + kNumRanks * i);
+}
+
+const std::vector<ObservationSlice>& move_feature_layout() {
+  static const std::vector<ObservationSlice> layout = [] {
+    const std::vector<std::tuple<const char*, int, const char*>> rows = {
+        {"reading", 15, "reading per rank 3..BJ / 8 (the ranks the pattern stands for; 0 for the pass)"},
+        {"cards", 15, "cards used per rank 3..BJ / 8 (wild jokers counted as jokers; 0 for the pass)"},
+        {"kind", kNumKinds, "kind one-hot in Kind order, single .. heavenly_kings (0 for the pass)"},
+        {"size", 1, "cards in the play / 27"},
+        {"stars", 1, "stars of the play / 18 (0 for non-bombs)"},
+        {"is_pass", 1, "1 for the pass"},
+    };
+    std::vector<ObservationSlice> out;
+    int offset = 0;
+    for (const auto& [name, size, meaning] : rows) {
+      out.push_back({name, offset, size, meaning});
+      offset += size;
+    }
+    if (offset != kMoveFeatureSize) throw std::logic_error("move feature layout mismatch");
+    return out;
+  }();
+  return layout;
 }
 
 void encode_move(const Play& p, float* out) {

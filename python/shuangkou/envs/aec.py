@@ -32,6 +32,8 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from .. import _core
 from .actions import rules_of
@@ -43,7 +45,13 @@ RENDER_LANGS = ("en", "zh")
 
 
 class raw_env(AECEnv):
-    """Shuangkou (双扣) as a PettingZoo AEC environment (unwrapped)."""
+    """Shuangkou (双扣) as a PettingZoo AEC environment (unwrapped); docs/envs.md
+    documents every argument.
+
+    An action outside the action space (not an integer, or an integer outside
+    0..num_actions-1) raises ValueError naming it and the space, and changes nothing
+    (`env()`'s wrapper asserts first); an id of the space that the mask forbids is an
+    illegal action, handled as `illegal_action` says."""
 
     metadata = {
         "name": "shuangkou_v0",
@@ -172,28 +180,33 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if isinstance(action, np.ndarray) and action.shape == ():
-            action = action.item()
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise ValueError(f"{agent}: the action must be an integer action id, got {action!r}")
+        if type(action) is not int:  # (the common case first: a plain int needs no checks)
+            if isinstance(action, np.ndarray) and action.shape == ():
+                action = action.item()
+            if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+                raise ValueError(
+                    f"{agent}: the action must be an integer action id of Discrete({self.num_actions}), "
+                    f"got {action!r:.60}"
+                )
         a = int(action)
+        if not 0 <= a < self.num_actions:  # a caller's error whatever illegal_action says: nothing changes
+            raise ValueError(
+                f"{agent}: action {a} is not in the action space Discrete({self.num_actions}) "
+                f"(ids 0..{self.num_actions - 1})"
+            )
         game = self.game
-        legal = game.legal_action_ids()
-        illegal = not np.any(legal == a)
-        if illegal and self.illegal_action == "raise":
-            try:
-                game.apply_action(a)  # raises the ValueError naming the action; nothing changes
-            except ValueError as e:
+        try:
+            game.apply_action(a)  # a ValueError naming the action if it is not legal; then nothing changes
+        except ValueError as e:
+            if self.illegal_action == "raise":
                 raise ValueError(
                     f"{agent}: {e} (illegal_action='terminate' ends the deal instead, 'random' plays a random "
                     "legal action)"
                 ) from None
-        if illegal and self.illegal_action == "terminate":
-            self._terminate_illegal(agent, a)
-            return
-        if illegal:  # "random"
-            a = int(self.np_random.choice(legal))
-        game.apply_action(a)
+            if self.illegal_action == "terminate":
+                self._terminate_illegal(agent, a)
+                return
+            game.apply_action(int(self.np_random.choice(game.legal_action_ids())))  # "random"
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if game.is_over():
@@ -266,17 +279,108 @@ class raw_env(AECEnv):
         self.catalogue = self.rules.catalogue
 
 
+# --- the wrappers of env(): PettingZoo's, with the hot paths taken straight to the raw env ---
+#
+# PettingZoo's wrappers reach every attribute of the env they wrap through __getattr__,
+# two levels deep: agent_iter(), last() and step() read agents, agent_selection,
+# terminations, ... that way a dozen times a step, which cost more than the step itself.
+# These subclasses do the same checks and return the same values, reading the raw env
+# directly where PettingZoo's code would go through the chain.
+
+
+class _BoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
+    """AssertOutOfBoundsWrapper: asserts that the action is in the action space (or None
+    for a finished agent); a plain int in range passes without asking the space."""
+
+    def __init__(self, env: raw_env) -> None:
+        super().__init__(env)
+        self._raw = env
+
+    def step(self, action: Any) -> None:
+        raw = self._raw
+        if not (type(action) is int and 0 <= action < raw.num_actions):
+            agent = raw.agent_selection
+            finished = action is None and (raw.terminations[agent] or raw.truncations[agent])
+            assert finished or raw.action_space(agent).contains(action), "action is not in action space"
+        raw.step(action)
+
+
+class _OrderWrapper(wrappers.OrderEnforcingWrapper):
+    """OrderEnforcingWrapper: errors for calls before reset(), a warning for step() after
+    the end; last() and the agent iterator read the raw env directly once reset."""
+
+    def __init__(self, env: _BoundsWrapper) -> None:
+        super().__init__(env)
+        self._raw = env._raw
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self._raw.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            return super().last(observe)  # PettingZoo's errors, as before
+        return self._raw.last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63) -> _OrderIterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _OrderIterable(self, max_iter)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
+class _OrderIterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> _OrderIterator:
+        return _OrderIterator(self.env, self.max_iter)
+
+
+class _OrderIterator(AECOrderEnforcingIterator):
+    """The agents to act, as PettingZoo's iterator yields them (asserting that each was
+    stepped), read from the raw env."""
+
+    def __init__(self, env: _OrderWrapper, max_iter: int) -> None:
+        super().__init__(env, max_iter)
+        self._raw = env._raw
+
+    def __next__(self) -> str:
+        raw = self._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert self.env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        self.env._has_updated = False
+        return raw.agent_selection
+
+
 def env(
     variant: Any = "baibian",
     render_mode: str | None = None,
     reward: str = DEFAULT_REWARD,
     render_lang: str = "en",
+    illegal_action: str = "terminate",
+    illegal_reward: float = -1.0,
     **overrides: Any,
 ) -> AECEnv:
-    """The AEC env wrapped for safe use: out-of-range actions assert, calls out of order raise.
-    Illegal (masked-out) ids end the deal with a penalty by default (illegal_action=
-    "terminate", as PettingZoo's classic envs); illegal_action="raise" raises ValueError."""
-    e: AECEnv = raw_env(variant=variant, render_mode=render_mode, reward=reward, render_lang=render_lang, **overrides)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
+    """The AEC env wrapped for safe use, as PettingZoo's classic envs are: actions outside
+    the action space assert (AssertOutOfBoundsWrapper), calls out of order raise
+    (OrderEnforcingWrapper). Illegal (masked-out) ids end the deal with a penalty by
+    default (illegal_action="terminate", as PettingZoo's classic envs); "raise" raises
+    ValueError, "random" plays a random legal action (docs/envs.md)."""
+    raw = raw_env(
+        variant=variant,
+        render_mode=render_mode,
+        reward=reward,
+        render_lang=render_lang,
+        illegal_action=illegal_action,
+        illegal_reward=illegal_reward,
+        **overrides,
+    )
+    return _OrderWrapper(_BoundsWrapper(raw))

@@ -24,11 +24,13 @@ Masks: `info["action_mask"]` is int8 [num_actions] (1 = legal), the form
 sb3-contrib MaskablePPO convention (reach it through wrappers with
 `env.unwrapped.action_masks()` or `env.get_wrapper_attr("action_masks")()`).
 
-Illegal actions (`illegal_action=`): "terminate" (the default, as PettingZoo's classic
-envs do): the deal ends at once, the learner gets `illegal_reward` (default -1.0), a
-warning names the action, and `info["illegal_action"]` is True; "raise": ValueError,
-nothing changes; "random": a uniformly random legal action is played instead (and
-flagged in `info["illegal_action"]`).
+Actions outside the action space (-1, `num_actions` and up, a float, a string, a bool)
+are the caller's error: ValueError naming the action and the space, and nothing changes.
+Illegal actions, ids of the space that the mask forbids (`illegal_action=`):
+"terminate" (the default, as PettingZoo's classic envs do): the deal ends at once, the
+learner gets `illegal_reward` (default -1.0), a warning names the action, and
+`info["illegal_action"]` is True; "raise": ValueError, nothing changes; "random": a
+uniformly random legal action is played instead (and flagged in `info["illegal_action"]`).
 
 Rewards are 0 until the deal ends, then the learner seat's reward as the core computes
 it: "win" (the default) +1 / -1 by team result and 0 for a draw (平扣), zero-sum; "score"
@@ -51,8 +53,9 @@ after a finished deal plays the next deal of the sequence; in the middle of a de
 as the first call) it starts a fresh sequence from a seed drawn from the env's
 `np_random`.
 
-Rendering ("ansi" returns the text, "human" prints it on each reset and step) is drawn
-from the core's own record of the deal, as the learner seat sees it.
+Rendering ("ansi" returns the text, "human" prints it on each reset and step,
+"rgb_array" returns that text drawn as an image, uint8 [H, W, 3]) is drawn from the
+core's own record of the deal, as the learner seat sees it.
 
 The env pickles and deep-copies: a copy plays on independently from the same position.
 """
@@ -74,7 +77,7 @@ from ..agents import AgentLike, agent_label, decide, is_bot, reset_agent, resolv
 from ..selfplay import OUTCOMES  # the codes of info["outcome"]
 from .actions import rules_of
 from .options import DEFAULT_REWARD, check_illegal_action, check_reward, observation_box
-from .render import render_game
+from .render import render_game, text_image
 
 ENV_ID = "shuangkou/Shuangkou-v0"
 
@@ -86,11 +89,11 @@ def _as_action(action: Any, what: str) -> int:
             raise ValueError(f"{what} must be one integer action id, got an array {action.dtype} {action.shape}")
         action = action.reshape(()).item()
     if isinstance(action, (bool, np.bool_)):
-        raise ValueError(f"{what} must be an integer action id, got {action!r}")
+        raise ValueError(f"{what} must be an integer action id, got {action!r:.60}")
     try:
         return operator.index(action)
     except TypeError:
-        raise ValueError(f"{what} must be an integer action id, got {action!r}") from None
+        raise ValueError(f"{what} must be an integer action id, got {action!r:.60}") from None
 
 
 class ShuangkouEnv(gymnasium.Env):
@@ -106,9 +109,11 @@ class ShuangkouEnv(gymnasium.Env):
     reward: "win" (default), "score" or "log".
     illegal_action: "terminate" (default), "raise" or "random"; illegal_reward: the
     learner's reward for an illegal action under "terminate".
+    render_mode: None, "ansi", "human" or "rgb_array". docs/envs.md documents every
+    argument.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 2}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 2}
 
     def __init__(
         self,
@@ -127,10 +132,6 @@ class ShuangkouEnv(gymnasium.Env):
             raise ValueError(f"control_partner must be True or False, got {control_partner!r}")
         check_reward(reward)
         illegal_reward = check_illegal_action(illegal_action, illegal_reward)
-        if render_mode == "rgb_array":
-            # stable-baselines3's make_vec_env asks every env id for "rgb_array" by default
-            gymnasium.logger.warn("ShuangkouEnv renders text only ('ansi', 'human'): render_mode='rgb_array' ignored")
-            render_mode = None
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.rules = rules_of(variant, **overrides)  # resolved once; its catalogue is the core's
@@ -251,13 +252,19 @@ class ShuangkouEnv(gymnasium.Env):
                     "the deal cannot go on: call reset()",
                 }[self._phase]
             )
-        a = _as_action(action, "action")
-        illegal = not 0 <= a < self.num_actions or not self._mask[a]
-        if illegal and self.illegal_action == "raise":
-            legal = np.flatnonzero(self._mask).tolist()
+        try:
+            a = _as_action(action, "action")
+        except ValueError as e:
+            raise ValueError(f"{e}, an id of the action space {self.action_space}") from None
+        if not 0 <= a < self.num_actions:  # a caller's error whatever illegal_action says: nothing changes
             raise ValueError(
-                f"action {a} is not legal for seat {self._current} "
-                f"({'not an action id' if not 0 <= a < self.num_actions else 'legal ids: ' + str(legal)}); "
+                f"action {a} is not in the action space {self.action_space} (ids 0..{self.num_actions - 1}); "
+                f"ids of the space that the mask forbids are handled by illegal_action={self.illegal_action!r}"
+            )
+        illegal = not self._mask[a]
+        if illegal and self.illegal_action == "raise":
+            raise ValueError(
+                f"action {a} is not legal for seat {self._current} (legal ids: {np.flatnonzero(self._mask).tolist()}); "
                 "illegal_action='terminate' ends the deal instead, 'random' plays a random legal action"
             )
         if illegal and self.illegal_action == "terminate":
@@ -335,13 +342,17 @@ class ShuangkouEnv(gymnasium.Env):
     def legal_actions(self) -> list[int]:
         return np.flatnonzero(self._mask).tolist()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called with render_mode=None: pass render_mode='ansi' or 'human'")
+            gymnasium.logger.warn(
+                "render() called with render_mode=None: pass render_mode='ansi', 'human' or 'rgb_array'"
+            )
             return None
         text = self._render_text()
         if self.render_mode == "ansi":
             return text
+        if self.render_mode == "rgb_array":
+            return text_image(text)
         print(text)
         return None
 

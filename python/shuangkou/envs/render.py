@@ -3,6 +3,12 @@ English or Chinese card and kind names."""
 
 from __future__ import annotations
 
+import functools
+import os
+from typing import Any
+
+import numpy as np
+
 from .._core import Game, Play
 
 _CARD_ZH = {
@@ -113,3 +119,37 @@ def render_game(game: Game, seat: int | None = None, lang: str = "en", last: int
     elif order:
         lines.append(("已出完: " if zh else "out: ") + str(order))
     return "\n".join(lines)
+
+
+def text_image(text: str, font_size: int = 14) -> np.ndarray:
+    """The text drawn black on white, one line under another, in a monospace font: uint8
+    [height, width, 3], the frame of render_mode="rgb_array".
+
+    Drawn with Pillow (a dependency of matplotlib, which the package requires) in
+    matplotlib's DejaVu Sans Mono; characters that font lacks (Chinese) show as boxes."""
+    from PIL import Image, ImageDraw
+
+    font = _mono_font(font_size)
+    lines = text.split("\n") or [""]
+    left, top, _, bottom = font.getbbox("Hg→")
+    line_height = bottom - min(top, 0) + font_size // 3
+    margin = font_size // 2
+    width = max(int(font.getlength(line)) for line in lines) + 2 * margin
+    height = line_height * len(lines) + 2 * margin
+    image = Image.new("RGB", (max(width, 1), max(height, 1)), "white")
+    draw = ImageDraw.Draw(image)
+    for i, line in enumerate(lines):
+        draw.text((margin, margin + i * line_height), line, fill="black", font=font)
+    return np.asarray(image, dtype=np.uint8).copy()
+
+
+@functools.lru_cache(maxsize=4)
+def _mono_font(size: int) -> Any:
+    from PIL import ImageFont
+
+    try:
+        import matplotlib
+
+        return ImageFont.truetype(os.path.join(matplotlib.get_data_path(), "fonts", "ttf", "DejaVuSansMono.ttf"), size)
+    except (ImportError, OSError):  # pragma: no cover - a matplotlib without its fonts
+        return ImageFont.load_default(size)

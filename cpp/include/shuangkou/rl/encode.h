@@ -67,5 +67,7 @@ void encode_state(const Variant& v, const GameState& s, std::span<const Action> 
 // own): reading counts, cards used, kind one-hot, size, stars, pass flag.
 inline constexpr int kMoveFeatureSize = 15 + 15 + kNumKinds + 3;
 void encode_move(const Play& p, float* out);
+// The move-feature row's slices, as observation_layout() gives the observation's.
+const std::vector<ObservationSlice>& move_feature_layout();
 
 }  // namespace shuangkou
