@@ -5,7 +5,8 @@
 Each row plays deals of one variant with the same bot at all four seats through
 `sk.selfplay` (the C++ runner: dealing, move generation and scoring included) and
 divides the actions played by the wall-clock time; `dmc` is the network the package
-ships (docs/dmc_model.md). The search bot plays far fewer
+ships (docs/dmc_model.md), `dmc+search` the same with its guided search. The search
+bots play far fewer
 deals. A second table times the search bot's main use: duplicate deals against the
 heuristic through `sk.arena`.
 """
@@ -31,6 +32,7 @@ BOTS = [
     ("greedy", 40_000),
     ("heuristic", 10_000),
     ("dmc", 2_000),
+    ("dmc+search", 60),
     ("search", 12),
 ]
 

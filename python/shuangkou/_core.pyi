@@ -141,6 +141,16 @@ class Rules(metaclass=_pybind11_type):
     @property
     def params(self) -> dict[str, str]:
         """Every variant parameter, as text."""
+    # The next three are set on the class by shuangkou.layout when the package is imported.
+    @property
+    def observation_slices(self) -> Mapping[str, slice]:
+        """name -> slice of the observation vector (docs/observation.md)."""
+    @property
+    def state_slices(self) -> Mapping[str, slice]:
+        """name -> slice of the full-information state: the observation's, then all_hands."""
+    @property
+    def move_feature_slices(self) -> Mapping[str, slice]:
+        """name -> slice of a move-feature row."""
     def read(self, cards: _Cards) -> Play | None:
         """Strongest reading of the cards, or None if they are no valid play."""
     def readings(self, cards: _Cards) -> list[Play]:
@@ -410,6 +420,7 @@ class _BotRow(TypedDict):
     argument: str
     argument_name: str
     description: str
+    guides_search: bool
 
 class Bot(metaclass=_pybind11_type):
     """A built-in bot, made once and played in C++ (docs/heuristic.md): Bot('heuristic'),
@@ -427,6 +438,8 @@ class Bot(metaclass=_pybind11_type):
         """The legal action id the bot plays for the player to act in `game`."""
     def values(self, game: Game) -> dict[int, float] | None:
         """{legal action id: value} (the dmc bot's Q values), or None for bots that rate none."""
+    def counters(self) -> dict[str, int]:
+        """Statistics of its play so far: {'decisions', 'searched', 'changed'} for a guided search."""
     def __copy__(self) -> Bot: ...
     def __deepcopy__(self, memo: dict[int, object]) -> Bot: ...
     def __getstate__(self) -> tuple[str]: ...
@@ -434,6 +447,10 @@ class Bot(metaclass=_pybind11_type):
 
 def bot_registry() -> list[_BotRow]:
     """The built-in bots, one dict a row, in the order help texts list them."""
+
+GUIDED_SEARCH: dict[str, str | int]
+"""The guided search "NAME+search[:ROLLOUTS]" on a bot that guides_search: suffix,
+argument_name, default, max, description."""
 
 def bot_names() -> list[str]: ...
 def bot_label(name: str | Bot) -> str:
@@ -447,6 +464,8 @@ def level_title(total_points: int) -> tuple[int, str]:
 
 def observation_size() -> int: ...
 def observation_layout() -> list[_ObservationSlice]: ...
+def move_feature_layout() -> list[_ObservationSlice]:
+    """The move-feature row's slices (encode_moves): name, offset, size, meaning."""
 def encode_observation(game: Game, seat: int) -> numpy.typing.NDArray[numpy.float32]: ...
 def state_size() -> int: ...
 def state_layout() -> list[_ObservationSlice]: ...

@@ -26,7 +26,9 @@ the text given. Runners then pass those objects on.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Union
@@ -70,11 +72,19 @@ class AgentActionError(AgentError, ValueError):
 class Decisions:
     """The decisions an `Agent` makes in one call (B of them, the batch first).
 
-    obs: float32 [B, obs_size] (docs/observation.md); mask: int8 [B, num_actions];
-    seats: int64 [B], the seat deciding in each row; legal_ids: B int32 arrays, the
-    legal action ids of each row (ascending: the pass, id 0, first where legal); legal_features:
-    B float32 arrays [k, move_feature_size], one row per legal id (Rules.move_features's
-    layout); rules: the `Rules` played.
+    obs: float32 [B, obs_size] (docs/observation.md; ``shuangkou.obs_view(obs)`` names
+    its fields); mask: int8 [B, num_actions]; seats: int64 [B], the seat deciding in each
+    row; legal_ids: B int32 arrays, the legal action ids of each row (ascending: the pass,
+    id 0, first where legal); legal_features: B float32 arrays [k, MOVE_FEATURE_SIZE], one
+    row per legal id (``shuangkou.move_feature_slices`` names the columns,
+    ``shuangkou.move_view`` reads them); rules: the `Rules` played.
+
+    ``legal_plays`` (built on first use, so agents that do not read it pay nothing): B
+    lists, the `Play` of each legal id of the row in ``legal_ids`` order, None for the
+    pass; each is the id's pattern in the rules' action catalogue
+    (``rules.catalogue.pattern(id)``, as `shuangkou.action_to_play` gives it): kind,
+    reading, key, stars and size are the move's; ``cards`` is the reading in natural
+    cards (the cards a hand plays for it may use wild jokers instead).
     """
 
     obs: np.ndarray
@@ -86,6 +96,11 @@ class Decisions:
 
     def __len__(self) -> int:
         return len(self.seats)
+
+    @functools.cached_property
+    def legal_plays(self) -> list[list[_core.Play | None]]:
+        pattern = self.rules.catalogue.pattern
+        return [[pattern(i) for i in ids.tolist()] for ids in self.legal_ids]
 
 
 class Agent:
@@ -118,12 +133,40 @@ AgentLike = Union[str, _core.Bot, Agent, Callable[[np.ndarray, np.ndarray, np.nd
 
 def bot_forms() -> str:
     """The built-in bots as names are written, from the registry: "random, simple, greedy,
-    heuristic, search[:ROLLOUTS], dmc[:PATH]" (help texts and errors list them so)."""
-    forms = []
+    heuristic, search[:ROLLOUTS], dmc[:PATH], dmc[:PATH]+search[:ROLLOUTS]" (help texts
+    and errors list them so)."""
+    forms, guided = [], []
     for row in _core.bot_registry():
         arg = row["argument_name"]
-        forms.append(row["name"] + {"none": "", "optional": f"[:{arg}]", "required": f":{arg}"}[row["argument"]])
-    return ", ".join(forms)
+        form = row["name"] + {"none": "", "optional": f"[:{arg}]", "required": f":{arg}"}[row["argument"]]
+        forms.append(form)
+        if row["guides_search"]:
+            guided.append(f"{form}+search[:ROLLOUTS]")
+    return ", ".join(forms + guided)
+
+
+def names_a_bot(name: str) -> bool:
+    """Whether the text `name` stands for a built-in bot: a registry row's name before any
+    ':' or '+' ("search:64", "dmc:PATH+search"); the C++ registry judges the rest."""
+    return re.split(r"[:+]", name.strip(), maxsplit=1)[0] in _core.bot_names()
+
+
+def agent_forms() -> str:
+    """Every form an agent may be given in, for the error that refuses one: each built-in
+    bot as it is written, from the registry (a bot with an optional argument both bare
+    and with it: "search, search:ROLLOUTS"), then the Python forms."""
+    forms, guided = [], []
+    for row in _core.bot_registry():
+        with_arg = f"{row['name']}:{row['argument_name']}"
+        written = {"none": [row["name"]], "optional": [row["name"], with_arg], "required": [with_arg]}[row["argument"]]
+        forms += written
+        if row["guides_search"]:
+            guided += [f"{w}+search{n}" for w in written for n in ("", ":ROLLOUTS")]
+    forms += guided
+    return (
+        f"a built-in bot ({', '.join(forms)}), module:callable (a function or a shuangkou.Agent class "
+        "in a module that imports) or, from Python, a callable or a shuangkou.Agent"
+    )
 
 
 def is_bot(agent: Any) -> bool:
@@ -161,13 +204,10 @@ def resolve_agent(spec: AgentLike) -> AgentLike:
         )
     name = spec.strip()
     base, colon, rest = name.partition(":")
-    if base in _core.bot_names():
+    if names_a_bot(name):
         return _core.Bot(name)  # ValueError naming a bad argument or model file
     if not colon:
-        raise ValueError(
-            f"unknown agent '{name}': built-in bots are {bot_forms()}; "
-            "or give module:callable, a callable or a shuangkou.Agent"
-        )
+        raise ValueError(f"unknown agent '{name}': an agent is {agent_forms()}")
     if not base or not rest:
         raise ValueError(f"agent '{name}': module:callable needs both a module and a name in it")
     if base.startswith("."):

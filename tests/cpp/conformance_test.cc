@@ -18,6 +18,7 @@
 // observation and its encoding do not change with the hidden cards.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <random>
@@ -43,7 +44,7 @@ constexpr int kMaxActions = 4 * 108 + 8;
 // Arguments that keep a bot's test short where its default is slow. A bot
 // that requires an argument and has none here is skipped, saying so.
 const std::map<std::string, std::string>& test_arguments() {
-  static const std::map<std::string, std::string> args = {{"search", "8"}};
+  static const std::map<std::string, std::string> args = {{"search", "8"}, {"dmc+search", "16"}};
   return args;
 }
 
@@ -51,6 +52,15 @@ const BotEntry& entry_of(const std::string& name) {
   for (const BotEntry& e : bot_registry())
     if (e.name == name) return e;
   throw std::logic_error("no registry row " + name);
+}
+
+// The bots the conformance test plays: every row of the registry, and the
+// guided search on each row that guides one ("dmc+search").
+std::vector<std::string> conformance_bots() {
+  std::vector<std::string> names = bot_names();
+  for (const BotEntry& e : bot_registry())
+    if (e.guides_search) names.push_back(std::string(e.name) + "+search");
+  return names;
 }
 
 // The shipped model stands in for the built-in one the Python package
@@ -128,18 +138,19 @@ class BotConformance : public ::testing::TestWithParam<std::tuple<std::string, s
 
 TEST_P(BotConformance, LegalDeterministicBlindAndReplayable) {
   const auto& [preset_name, bot_name] = GetParam();
-  const BotEntry& row = entry_of(bot_name);
-  std::string spec(row.name);
+  const size_t plus = bot_name.find('+');
+  const BotEntry& row = entry_of(bot_name.substr(0, plus));
+  std::string spec = bot_name;
   if (const auto it = test_arguments().find(spec); it != test_arguments().end())
     spec += ":" + it->second;
-  else if (row.arg == BotEntry::Arg::kRequired)
+  else if (plus == std::string::npos && row.arg == BotEntry::Arg::kRequired)
     GTEST_SKIP() << "bot '" << spec << "' requires an argument: give it one in test_arguments()";
   register_shipped_model();
   BotPtr bot;
   try {
     bot = make_bot(spec);
   } catch (const std::invalid_argument& e) {
-    if (spec == "dmc" && !std::filesystem::exists(SHUANGKOU_SHIPPED_MODEL))
+    if (row.name == "dmc" && !std::filesystem::exists(SHUANGKOU_SHIPPED_MODEL))
       GTEST_SKIP() << "no model for 'dmc': " << e.what();
     FAIL() << "make_bot(\"" << spec << "\"): " << e.what();
   }
@@ -163,12 +174,14 @@ TEST_P(BotConformance, LegalDeterministicBlindAndReplayable) {
 }
 
 std::string param_name(const ::testing::TestParamInfo<std::tuple<std::string, std::string>>& info) {
-  return std::get<0>(info.param) + "_" + std::get<1>(info.param);
+  std::string bot = std::get<1>(info.param);
+  std::replace(bot.begin(), bot.end(), '+', '_');  // "dmc+search": a test name holds letters, digits and _
+  return std::get<0>(info.param) + "_" + bot;
 }
 
 INSTANTIATE_TEST_SUITE_P(Conformance, BotConformance,
                          ::testing::Combine(::testing::ValuesIn(preset_names()),
-                                            ::testing::ValuesIn(bot_names())),
+                                            ::testing::ValuesIn(conformance_bots())),
                          param_name);
 
 // ---------------------------------------------------------------- the game alone, random play by action id

@@ -120,6 +120,15 @@ void bind_bots(py::module_& m) {
            "The bot's value of every legal action for the player to act in `game`, as a dict\n"
            "{action id: value} (the dmc bot: its network's Q values, the expected final score), or\n"
            "None for a bot that rates no actions. ValueError once the deal is over.")
+      .def(
+          "counters",
+          [](const PyBot& b) {
+            py::dict out;
+            for (const auto& [name, value] : b.bot->counters()) out[py::str(name)] = value;
+            return out;
+          },
+          "Named statistics of the bot's play so far, over every thread that played it: for a\n"
+          "guided search ('dmc+search') {'decisions', 'searched', 'changed'}; {} for most bots.")
       .def("__repr__",
            [](const PyBot& b) { return "Bot(" + std::string(py::repr(py::str(b.bot->label()))) + ")"; })
       .def("__eq__",
@@ -155,12 +164,25 @@ void bind_bots(py::module_& m) {
           row["argument"] = arg_kind(e.arg);
           row["argument_name"] = std::string(e.arg_name);
           row["description"] = std::string(e.description);
+          row["guides_search"] = e.guides_search;
           out.append(row);
         }
         return out;
       },
       "The built-in bots, one dict a row: name, argument ('none', 'optional', 'required'),\n"
-      "argument_name ('ROLLOUTS', 'PATH'), description; in the order help texts list them.");
+      "argument_name ('ROLLOUTS', 'PATH'), description, guides_search (whether 'NAME+search'\n"
+      "takes it as the guide of a search); in the order help texts list them.");
+  {
+    py::dict guided;
+    guided["suffix"] = "+search";
+    guided["argument_name"] = "ROLLOUTS";
+    guided["default"] = sk::kDefaultGuidedRollouts;
+    guided["max"] = sk::kMaxRollouts;
+    guided["description"] = std::string(sk::kGuidedSearchDescription) + " (default " +
+                            std::to_string(sk::kDefaultGuidedRollouts) + ")";
+    // (help texts and docs/heuristic.md list the "NAME+search" form from it)
+    m.attr("GUIDED_SEARCH") = guided;
+  }
   m.def("bot_names", &sk::bot_names, "The built-in bots' names, in the registry's order.");
   m.def(
       "bot_label", [](const py::handle& name) { return bot_arg(name, "bot name")->label(); }, py::arg("name"),

@@ -9,17 +9,21 @@
 namespace shuangkou {
 namespace detail {
 
-#define SHUANGKOU_BOT(name, arg, arg_name, description) BotPtr make_##name##_bot(std::string_view arg);
+#define SHUANGKOU_BOT(name, arg, arg_name, description, guides) \
+  BotPtr make_##name##_bot(std::string_view arg);
 #include "registry.inc"
 #undef SHUANGKOU_BOT
+
+// The guided search on `guide` (guided.cc), named "<guide_name>+search[:arg]".
+BotPtr make_guided_search_bot(BotPtr guide, std::string_view guide_name, std::string_view arg);
 
 }  // namespace detail
 
 namespace {
 
 constexpr BotEntry kRegistry[] = {
-#define SHUANGKOU_BOT(name, arg, arg_name, description) \
-  {#name, BotEntry::Arg::arg, arg_name, description, &detail::make_##name##_bot},
+#define SHUANGKOU_BOT(name, arg, arg_name, description, guides) \
+  {#name, BotEntry::Arg::arg, arg_name, description, guides, &detail::make_##name##_bot},
 #include "registry.inc"
 #undef SHUANGKOU_BOT
 };
@@ -43,7 +47,46 @@ std::vector<std::string> bot_names() {
   return names;
 }
 
+namespace {
+
+constexpr std::string_view kSearchSuffix = "+search";
+
+// "BOT+search[:ROLLOUTS]": the guided search on the bot BOT names.
+BotPtr make_guided(std::string_view name, size_t plus) {
+  const std::string_view guide_name = name.substr(0, plus);
+  std::string_view arg = name.substr(plus + kSearchSuffix.size());
+  if (arg == ":")
+    throw std::invalid_argument("bot '" + clip(name, 80) + "' needs its ROLLOUTS after the colon: " +
+                                std::string(guide_name) + "+search:ROLLOUTS");
+  if (!arg.empty()) arg.remove_prefix(1);  // the colon
+  const std::string_view base = guide_name.substr(0, guide_name.find(':'));
+  std::string guides;
+  bool found = false;
+  for (const BotEntry& e : kRegistry) {
+    if (e.guides_search) guides += (guides.empty() ? "" : ", ") + std::string(e.name);
+    found = found || (e.name == base && e.guides_search);
+  }
+  if (!found)
+    throw std::invalid_argument("bot '" + clip(name, 80) +
+                                "': '+search' follows a bot that rates its moves (" + guides +
+                                ", with its argument if any), not '" + clip(guide_name, 60) + "'");
+  BotPtr guide;
+  try {
+    guide = make_bot(guide_name);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("bot '" + clip(name, 80) + "': " + e.what());
+  }
+  return detail::make_guided_search_bot(std::move(guide), guide_name, arg);
+}
+
+}  // namespace
+
 BotPtr make_bot(std::string_view name) {
+  // "...+search" or "...+search:N" (the last "+search" in the name).
+  if (const size_t plus = name.rfind(kSearchSuffix); plus != std::string_view::npos) {
+    const std::string_view after = name.substr(plus + kSearchSuffix.size());
+    if (after.empty() || after.front() == ':') return make_guided(name, plus);
+  }
   const size_t colon = name.find(':');
   const std::string_view base = name.substr(0, colon);
   const bool has_arg = colon != std::string_view::npos;

@@ -1,10 +1,11 @@
-// The search bot (docs/heuristic.md): determinized Monte-Carlo search. For
-// each sample it deals the cards the player cannot see to the seats that may
-// hold them (each keeping its number of cards), plays every candidate move
-// in a copy of the compact state, finishes the deal with a fast rollout
-// policy and scores it; the candidate with the best mean deal score wins.
-// Every candidate sees the same samples and rollout streams (common random
-// numbers), so their differences are measured with less noise.
+// The search bot (docs/heuristic.md): determinized Monte-Carlo search, and
+// the rollout comparison of candidate plays that the guided search
+// (guided.cc) shares with it. For each sample it deals the cards the player
+// cannot see to the seats that may hold them (each keeping its number of
+// cards), plays every candidate move in a copy of the compact state,
+// finishes the deal with a fast rollout policy and scores it; the candidate with the best mean deal score
+// wins. Every candidate sees the same samples and rollout streams (common random numbers), so their
+// differences are measured with less noise.
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -21,6 +22,7 @@ namespace shuangkou::detail {
 namespace {
 
 constexpr int kMaxCandidates = 4;
+static_assert(kMaxCandidates <= kMaxCompared);
 constexpr double kConfidence = 1.0;
 
 struct Candidates {
@@ -51,7 +53,8 @@ Candidates candidates(const Variant& v, const GameState& s, const MoveList& move
   return c;
 }
 
-// The rollout policy: the heuristic bot for every seat.
+// The rollout policy: the heuristic bot for every seat; the deal score of
+// `seat` once the deal is over.
 double rollout(const Variant& v, GameState x, int seat, MoveList& scratch) {
   while (!x.is_over()) {
     x.legal_moves(v, scratch);
@@ -61,62 +64,36 @@ double rollout(const Variant& v, GameState x, int seat, MoveList& scratch) {
   return deal_reward(RewardMode::kScore, x, v, seat);
 }
 
-// Determinized search: the candidates' paired mean scores over `rollouts`
-// sampled deals of the unseen cards (stops sampling once `cancel` is set).
-Play search_action(const Variant& v, const GameState& s, const MoveList& moves, SplitMix64& rng, int rollouts,
-                   const CancelFlag* cancel) {
-  if (moves.empty()) return kPass;
-  if (const Play* out = going_out(s, moves)) return *out;
-  if (moves.size() == 1 && !s.can_pass()) return moves[0];  // the only legal action
-  const Candidates c = candidates(v, s, moves);
-  if (c.size == 1) return c.plays[0];
-  const View view(v, s);
+}  // namespace
 
-  // The unseen cards, one entry a card, and the seats that hold them.
-  std::array<uint8_t, kNumPhysicalCards> pool;
-  int pool_size = 0;
-  for (int r = 0; r < kNumRanks; ++r)
-    for (int k = 0; k < view.unseen.count(r); ++k) pool[pool_size++] = static_cast<uint8_t>(r);
-  std::array<int, kNumSeats> hidden{};
-  int num_hidden = 0;
-  for (int i = 0; i < kNumSeats; ++i)
-    if (i != view.seat && !(view.partner_shown && i == view.partner) && view.cards_left[i] > 0)
-      hidden[num_hidden++] = i;
-
-  thread_local MoveList scratch;  // the caller's list holds `moves`
+int compare_by_rollouts(const Variant& v, const GameState& s, std::span<const Play> plays, int samples,
+                        SplitMix64& rng, const CancelFlag* cancel) {
+  WorldSampler worlds(v, s);
+  const int seat = s.current_player();
+  const int n = static_cast<int>(plays.size());
+  thread_local MoveList scratch;  // the caller's list holds the legal moves
   // Per candidate: the sum, and the sum of squares, of its score minus the
-  // heuristic choice's (candidate 0) on the same sample.
-  std::array<double, kMaxCandidates> diff{}, diff_sq{};
-  const int samples = std::max(1, rollouts / c.size);
+  // first candidate's on the same sample.
+  std::array<double, kMaxCompared> diff{}, diff_sq{};
   for (int d = 0; d < samples; ++d) {
-    if (cancel_requested(cancel)) return c.plays[0];  // the run stops and discards the move
-    // A deal of the unseen cards consistent with every seat's count.
-    for (int i = pool_size - 1; i > 0; --i) std::swap(pool[i], pool[rng.below(static_cast<uint32_t>(i + 1))]);
-    std::array<CardCounts, kNumSeats> hands;
-    for (int i = 0; i < kNumSeats; ++i) hands[i] = s.hand(i);
-    int next = 0;
-    for (int h = 0; h < num_hidden; ++h) {
-      CardCounts dealt;
-      for (int k = 0; k < view.cards_left[hidden[h]]; ++k) dealt.add(pool[next++]);
-      hands[hidden[h]] = dealt;
-    }
-    const GameState sample = s.redealt(hands);
+    if (cancel_requested(cancel)) return 0;       // the run stops and discards the move
+    const GameState sample = worlds.sample(rng);  // a deal of the unseen cards, every count kept
     double first = 0;
-    for (int i = 0; i < c.size; ++i) {
+    for (int i = 0; i < n; ++i) {
       GameState x = sample;
-      x.apply_legal(v, c.plays[i]);
-      const double value = rollout(v, x, view.seat, scratch);
+      x.apply_legal(v, plays[i]);
+      const double value = rollout(v, x, seat, scratch);
       if (i == 0) first = value;
       diff[i] += value - first;
       diff_sq[i] += (value - first) * (value - first);
     }
   }
-  // The heuristic's choice stands unless another candidate scores better by
-  // more than kConfidence standard errors of the paired difference: a few
-  // samples are noisy, and the heuristic is a good default.
+  // The first candidate stands unless another scores better by more than
+  // kConfidence standard errors of the paired difference: a few samples are
+  // noisy, and the first is the guide's choice, a good default.
   int best = 0;
   double best_mean = 0;
-  for (int i = 1; i < c.size; ++i) {
+  for (int i = 1; i < n; ++i) {
     const double mean = diff[i] / samples;
     const double var = std::max(0.0, diff_sq[i] / samples - mean * mean);
     if (mean > best_mean && mean > kConfidence * std::sqrt(var / samples)) {
@@ -124,7 +101,23 @@ Play search_action(const Variant& v, const GameState& s, const MoveList& moves, 
       best_mean = mean;
     }
   }
-  return c.plays[best];
+  return best;
+}
+
+namespace {
+
+// Determinized search over the heuristic's candidates, `rollouts` rollouts
+// shared among them.
+Play search_action(const Variant& v, const GameState& s, const MoveList& moves, SplitMix64& rng, int rollouts,
+                   const CancelFlag* cancel) {
+  if (moves.empty()) return kPass;
+  if (const Play* out = going_out(s, moves)) return *out;
+  if (moves.size() == 1 && !s.can_pass()) return moves[0];  // the only legal action
+  const Candidates c = candidates(v, s, moves);
+  if (c.size == 1) return c.plays[0];
+  const int samples = std::max(1, rollouts / c.size);
+  return c
+      .plays[compare_by_rollouts(v, s, std::span<const Play>(c.plays.data(), c.size), samples, rng, cancel)];
 }
 
 class SearchBot final : public Bot {

@@ -19,6 +19,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "shuangkou/core/cancel.h"
@@ -65,6 +66,9 @@ class Bot {
     (void)out;
     return false;
   }
+  // Named statistics of the bot's play so far, summed over every thread (the
+  // guided search: decisions, searched, changed); empty for most bots.
+  virtual std::vector<std::pair<std::string, uint64_t>> counters() const { return {}; }
 };
 
 using BotPtr = std::shared_ptr<const Bot>;
@@ -77,6 +81,9 @@ struct BotEntry {
   Arg arg;
   std::string_view arg_name;  // what the argument is ("ROLLOUTS", "PATH"); "" for kNone
   std::string_view description;
+  // Whether the bot rates its moves (Bot::values) and so can guide a search:
+  // "NAME+search" (make_bot).
+  bool guides_search;
   // Makes the bot from the text after the colon ("" when none was given);
   // throws std::invalid_argument naming what is wrong with it.
   BotPtr (*make)(std::string_view arg);
@@ -87,14 +94,24 @@ std::span<const BotEntry> bot_registry();
 // Their names, in the registry's order.
 std::vector<std::string> bot_names();
 
-// The bot a name stands for: "NAME" or "NAME:ARG" for a row of the registry.
-// Throws std::invalid_argument naming an unknown bot (and the known ones), an
-// argument given to a bot that takes none, or what the bot's factory rejects.
+// The bot a name stands for: "NAME" or "NAME:ARG" for a row of the registry,
+// or "BOT+search" / "BOT+search:ROLLOUTS" for the guided search on a bot of
+// a row that guides_search ("dmc+search", "dmc:PATH+search:64": see
+// cpp/src/bots/guided.cc). Throws std::invalid_argument naming an unknown
+// bot (and the known ones), an argument given to a bot that takes none, a
+// bot that cannot guide a search, or what the bot's factory rejects.
 BotPtr make_bot(std::string_view name);
 
 // The dmc bot playing `net` (shared, read-only), labelled `label`; throws
 // std::invalid_argument if the network's input sizes are not this build's.
 BotPtr make_dmc_bot(std::shared_ptr<const QNet> net, std::string label);
+// The guided search on `guide`, a bot that rates its moves (Bot::values; the
+// dmc bot), labelled `label`: where the guide's two best values are close it
+// compares its best few plays by `rollouts` determinized rollouts and keeps
+// its choice unless another play scores clearly better (cpp/src/bots/guided.cc);
+// with 0 rollouts it plays the guide's choice. The bot "NAME+search:N".
+// Throws std::invalid_argument for no guide or rollouts outside 0..kMaxRollouts.
+BotPtr make_guided_search_bot(BotPtr guide, int rollouts, std::string label);
 // The model file bot "dmc" without a path plays (the Python package registers
 // the weights it ships at import). Loaded, and checked, on first use.
 void set_builtin_model(std::string path);
@@ -102,6 +119,12 @@ void set_builtin_model(std::string path);
 // Rollouts a decision of the search bot when its name gives no budget.
 inline constexpr int kDefaultRollouts = 128;
 inline constexpr int kMaxRollouts = 1 << 20;
+// Rollouts a searched decision of "BOT+search" when the name gives no budget.
+inline constexpr int kDefaultGuidedRollouts = 64;
+// What "BOT+search" does, for help texts (the registry's descriptions' kin).
+inline constexpr std::string_view kGuidedSearchDescription =
+    "the guided search: the bot's choice, checked by determinized rollouts where its two best values are "
+    "close, ROLLOUTS a searched decision";
 
 // The bot's action for the current player of `s` (kPass to pass): generates
 // the legal plays into `scratch` and calls bot.step. The one place bots are

@@ -1,0 +1,120 @@
+// The guided search ("dmc+search", docs/heuristic.md): a bot that rates its
+// moves (the dmc bot: its Q values) chooses, and a determinized search checks
+// its choice where the choice is close. The search compares the guide's best
+// few plays on the same sampled worlds, each world finished by the heuristic
+// in every seat (compare_by_rollouts), and keeps the guide's choice unless
+// another play scores better by a clear margin.
+//
+// Where it searches: when the guide's two best values lie within
+// kTriggerGap of each other. A clear preference of the network is trusted;
+// a near tie is what rollouts can settle. The bot counts its decisions and
+// searches (counters()).
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <charconv>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bots_internal.h"
+#include "shuangkou/core/clip.h"
+
+namespace shuangkou::detail {
+namespace {
+
+// The guide's plays compared: its best, and the next ones within kCandidateGap.
+constexpr int kCandidates = 3;
+
+// Search when the best two values lie closer than this (Q of the win reward,
+// in [-1, 1]).
+constexpr float kTriggerGap = 0.04F;
+constexpr float kCandidateGap = 0.15F;
+
+class GuidedSearchBot final : public Bot {
+ public:
+  GuidedSearchBot(BotPtr guide, int rollouts, std::string label)
+      : guide_(std::move(guide)), rollouts_(rollouts), label_(std::move(label)) {}
+
+  Play step(const Decision& d) const override {
+    if (d.moves.empty()) return kPass;
+    decisions_.fetch_add(1, std::memory_order_relaxed);
+    if (rollouts_ == 0) return guide_->step(d);  // no budget: the guide's own choice
+    if (const Play* out = going_out(d.state, d.moves)) return *out;
+    const int n = d.moves.size() + (d.state.can_pass() ? 1 : 0);
+    if (n == 1) return d.moves[0];
+    const auto play_of = [&](int i) { return i < d.moves.size() ? d.moves[i] : kPass; };
+
+    thread_local std::vector<float> q;
+    thread_local std::vector<int> order;
+    q.resize(static_cast<size_t>(n));
+    order.resize(static_cast<size_t>(n));
+    if (!guide_->values(d, q)) return guide_->step(d);
+    std::iota(order.begin(), order.end(), 0);
+    // The best kCandidates by value, ties to the lower index (the guide's own
+    // tie rule), so the first is the guide's choice.
+    const int k = std::min(n, kCandidates);
+    std::partial_sort(order.begin(), order.begin() + k, order.end(),
+                      [&](int a, int b) { return q[a] > q[b] || (q[a] == q[b] && a < b); });
+    const float best = q[order[0]];
+    if (best - q[order[1]] >= kTriggerGap) return play_of(order[0]);
+
+    std::array<Play, kCandidates> plays;
+    int size = 0;
+    for (int i = 0; i < k && best - q[order[i]] < kCandidateGap; ++i) plays[size++] = play_of(order[i]);
+    searched_.fetch_add(1, std::memory_order_relaxed);
+    const int samples = std::max(1, rollouts_ / size);
+    const int chosen = compare_by_rollouts(d.variant, d.state, std::span<const Play>(plays.data(), size),
+                                           samples, d.rng, d.cancel);
+    if (chosen != 0) changed_.fetch_add(1, std::memory_order_relaxed);
+    return plays[chosen];
+  }
+
+  std::string label() const override { return label_; }
+  bool slow() const override { return rollouts_ > 0; }
+  bool values(const Decision& d, std::span<float> out) const override { return guide_->values(d, out); }
+  std::vector<std::pair<std::string, uint64_t>> counters() const override {
+    return {{"decisions", decisions_.load()}, {"searched", searched_.load()}, {"changed", changed_.load()}};
+  }
+
+ private:
+  BotPtr guide_;
+  int rollouts_;  // a search's rollouts, shared among its candidates; 0: never search
+  std::string label_;
+  // Decisions with a legal play, those searched, those where the search
+  // changed the guide's choice (relaxed: statistics only).
+  mutable std::atomic<uint64_t> decisions_{0}, searched_{0}, changed_{0};
+};
+
+}  // namespace
+
+// "<guide_name>+search[:arg]" on `guide` (registry.cc parses the name).
+BotPtr make_guided_search_bot(BotPtr guide, std::string_view guide_name, std::string_view arg) {
+  int n = kDefaultGuidedRollouts;
+  if (!arg.empty()) {
+    const auto [end, ec] = std::from_chars(arg.data(), arg.data() + arg.size(), n);
+    if (ec != std::errc() || end != arg.data() + arg.size() || n < 0 || n > kMaxRollouts)
+      throw std::invalid_argument("bot '" + clip(guide_name, 60) + "+search:" + clip(arg, 60) +
+                                  "': the budget after '+search:' is rollouts a searched decision, an integer "
+                                  "0.." +
+                                  std::to_string(kMaxRollouts) + " (0: never search)");
+  }
+  std::string label = std::string(guide_name) + "+search";
+  if (!arg.empty()) label += ":" + std::string(arg);
+  return shuangkou::make_guided_search_bot(std::move(guide), n, std::move(label));
+}
+
+}  // namespace shuangkou::detail
+
+namespace shuangkou {
+
+BotPtr make_guided_search_bot(BotPtr guide, int rollouts, std::string label) {
+  if (!guide) throw std::invalid_argument("make_guided_search_bot: no guide given");
+  if (rollouts < 0 || rollouts > kMaxRollouts)
+    throw std::invalid_argument("make_guided_search_bot: rollouts " + std::to_string(rollouts) +
+                                " outside 0.." + std::to_string(kMaxRollouts));
+  return std::make_shared<const detail::GuidedSearchBot>(std::move(guide), rollouts, std::move(label));
+}
+
+}  // namespace shuangkou
