@@ -4,6 +4,7 @@ files are written, resume goes on, and bad configs are named."""
 from __future__ import annotations
 
 import csv
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -182,3 +183,54 @@ def test_the_learning_rate_falls_linearly_when_asked():
     assert [round(falling.learning_rate(u), 6) for u in (1, 6, 11)] == [0.001, 0.00055, 0.0001]
     with pytest.raises(ValueError, match="lr_end"):
         TrainConfig.from_dict({"lr": 0.001, "lr_end": 0.01})
+
+
+def test_a_share_of_deals_against_a_past_snapshot_splits_the_envs():
+    config = TrainConfig.from_dict(
+        {"opponent": "heuristic", "opponent_share": 0.5, "snapshot_share": 0.25, "num_envs": 64}
+    )
+    assert config.groups() == [(None, 16, 0.25), ("heuristic", 32, 0.5), ("snapshot", 16, 0.25)]
+    only = TrainConfig.from_dict({"snapshot_share": 1.0, "num_envs": 32})
+    assert only.groups() == [("snapshot", 32, 1.0)]
+    with pytest.raises(ValueError, match="snapshot_share.*together are more than all the deals"):
+        TrainConfig.from_dict({"opponent": "heuristic", "opponent_share": 0.75, "snapshot_share": 0.5})
+    with pytest.raises(ValueError, match="snapshot_every"):
+        TrainConfig.from_dict({"snapshot_share": 0.25, "snapshot_every": 0})
+    with pytest.raises(ValueError, match="average_last"):
+        TrainConfig.from_dict({"average_last": 65})
+
+
+def test_averaged_weights_are_the_mean_tensor_by_tensor():
+    from shuangkou.dmc.learner import average_weights
+
+    nets = [QNetwork(8, 4, (5,)) for _ in range(3)]
+    mean = average_weights([n.state_dict() for n in nets])
+    for k, v in mean.items():
+        assert torch.allclose(v, sum(n.state_dict()[k] for n in nets) / 3)
+    with pytest.raises(ValueError, match="no weights"):
+        average_weights([])
+
+
+def test_snapshot_deals_and_the_average_of_the_last_models(tmp_path):
+    settings = {**vars_of(SMOKE), "updates": 12, "eval_every": 4, "log_every": 4, "eval_deals": 8}
+    settings |= {"snapshot_share": 0.25, "snapshot_every": 3, "average_last": 3, "teacher_updates": 4}
+    result = train(TrainConfig.from_dict(settings), tmp_path, progress=False)
+    rows = list(csv.DictReader(open(tmp_path / "train.csv")))
+    seen = [float(r["decisions_per_s"]) * float(r["elapsed_s"]) for r in rows]
+    assert seen == sorted(seen)  # the snapshot group's new actors do not lose the count
+    average = result["average"]
+    assert average["models_averaged"] == 3 and average["update"] == 12
+    assert average["wp_lo"] <= average["wp"] <= average["wp_hi"]
+    saved = json.loads((tmp_path / "average.json").read_text())
+    assert saved == pytest.approx(average)
+    averaged = QNetwork.load(tmp_path / "model_average.safetensors")
+    last = QNetwork.load(tmp_path / "model.safetensors")
+    recent = torch.load(tmp_path / "checkpoint.pt", weights_only=True)["recent"]
+    assert len(recent) == 3 and all(torch.equal(recent[-1][k], v) for k, v in last.state_dict().items())
+    for k, v in averaged.state_dict().items():
+        assert torch.allclose(v, sum(r[k] for r in recent) / 3)
+        assert not torch.equal(v, last.state_dict()[k]) or v.numel() == 0
+    # A resume that goes on keeps the recent models and may change average_last.
+    longer = TrainConfig.from_dict({**settings, "updates": 16, "average_last": 2})
+    result = train(longer, tmp_path, resume=True, progress=False)
+    assert result["average"]["models_averaged"] == 2

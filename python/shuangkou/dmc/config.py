@@ -21,10 +21,15 @@ from typing import Any
 import torch
 
 from .. import _core
+from .._args import DEFAULT_SEED
+from ..agents import bot_forms, names_a_bot
 from ..config import read_mapping, shown
 from ..errors import clip
 from ..memory import BYTES_PER_DEAL, available_memory
 from .net import MAX_HIDDEN_LAYERS, MAX_WIDTH
+
+# The opponent of the actor group that plays a past snapshot of the network.
+SNAPSHOT = "snapshot"
 
 # Settings a resume may change (the rest must match the checkpoint's config).
 RESUME_MAY_CHANGE = (
@@ -37,10 +42,12 @@ RESUME_MAY_CHANGE = (
     "eval_every",
     "eval_deals",
     "eval_opponent",
+    "average_last",
 )
 MAX_COUNT = 1 << 40  # the most of any count (updates, decisions, deals, ...)
 MAX_ENVS = 1 << 20  # the most actor envs
 MAX_BASES = 16  # the longest chain of base: files
+MAX_AVERAGED = 64  # the most models average_last averages
 # Bytes an actor env holds: its deal, observations and the decisions of the deal under
 # way (about 300 KB measured for baibian, rounded up).
 ENV_BYTES = 1 << 19
@@ -57,6 +64,8 @@ _INTS = {  # name -> (least, most)
     "log_every": (1, MAX_COUNT),
     "eval_every": (1, MAX_COUNT),
     "eval_deals": (1, MAX_COUNT),
+    "snapshot_every": (1, MAX_COUNT),
+    "average_last": (0, MAX_AVERAGED),
     "seed": (0, 2**64 - 1),
 }
 
@@ -73,6 +82,8 @@ class TrainConfig:
     threads: int = 0  # actor threads (0: every core)
     opponent: str = "self"  # a built-in bot the learning team also plays against ("self": none)
     opponent_share: float = 0.0  # share of the deals played against it
+    snapshot_share: float = 0.0  # share of the decisions from deals against a past snapshot of the network ...
+    snapshot_every: int = 5000  # ... taken afresh every this many updates
     teacher: str = "none"  # a built-in bot choosing a share of the learning seats' moves
     teacher_start: float = 0.0  # its share at update 0 ...
     teacher_updates: int = 0  # ... falling linearly to 0 here
@@ -87,7 +98,8 @@ class TrainConfig:
     eval_every: int = 1000  # updates between evaluations
     eval_deals: int = 1000  # duplicate deals an evaluation
     eval_opponent: str = "heuristic"  # the evaluation's opponent: a built-in bot
-    seed: int = 1  # 0..2**64-1
+    average_last: int = 0  # at the end, average the weights of the last this many evaluated models (0, 1: none)
+    seed: int = DEFAULT_SEED  # 0..2**64-1 (0 by default, as every command's seed)
     device: str = "auto"  # auto, cpu or cuda
 
     @classmethod
@@ -149,9 +161,15 @@ class TrainConfig:
                 f"1..{MAX_HIDDEN_LAYERS} layer widths of 1..{MAX_WIDTH} (the model format's limits), "
                 f"got {shown(list(self.hidden))}",
             )
-        for name in ("epsilon", "opponent_share", "teacher_start"):
+        for name in ("epsilon", "opponent_share", "snapshot_share", "teacher_start"):
             if not 0 <= getattr(self, name) <= 1:
                 raise fail(name, f"must be in [0, 1], got {getattr(self, name)}")
+        if self.opponent_share + self.snapshot_share > 1:
+            raise fail(
+                "snapshot_share",
+                f"opponent_share ({self.opponent_share}) and snapshot_share ({self.snapshot_share}) "
+                "together are more than all the deals",
+            )
         if not (self.lr > 0 and math.isfinite(self.lr)):
             raise fail("lr", f"must be a positive number, got {self.lr}")
         if not (0 <= self.lr_end <= self.lr and math.isfinite(self.lr_end)):
@@ -183,15 +201,16 @@ class TrainConfig:
             raise fail("variant", clip(str(e), 400)) from None
 
     def groups(self) -> list[tuple[str | None, int, float]]:
-        """The actor groups: (opponent bot or None for self-play, envs, share of the decisions)."""
-        if self.opponent == "self":
-            return [(None, self.num_envs, 1.0)]
-        against = round(self.num_envs * self.opponent_share)
+        """The actor groups: (opponent bot, SNAPSHOT for the past snapshot of the network,
+        or None for self-play; envs; share of the decisions)."""
+        against = round(self.num_envs * self.opponent_share) if self.opponent != "self" else 0
+        past = round(self.num_envs * self.snapshot_share)
         groups = [
-            (None, self.num_envs - against, 1 - self.opponent_share),
+            (None, self.num_envs - against - past, 1 - self.opponent_share - self.snapshot_share),
             (self.opponent, against, self.opponent_share),
+            (SNAPSHOT, past, self.snapshot_share),
         ]
-        return [g for g in groups if g[2] > 0]
+        return [g for g in groups if g[2] > 1e-9]  # (1 - 0.7 - 0.3 is not quite 0)
 
     def memory_needs(self) -> dict[str, int]:
         """About how many bytes of memory the run needs, by the setting that sizes each
@@ -263,13 +282,9 @@ def _coerce(name: str, value: Any, where: str) -> Any:
 def _check_bot(value: str, where: str, name: str, none: str | None) -> None:
     """ValueError naming setting `name` unless `value` is a built-in bot (C++: a config
     never loads Python code)."""
-    names = _core.bot_names()
-    if value.partition(":")[0] not in names:
+    if not names_a_bot(value):
         also = f" or {none}" if none else ""
-        raise ValueError(
-            f"{where}: {name}: {shown(value)} is not a built-in bot ({', '.join(names)}; "
-            f"search:ROLLOUTS, dmc:MODEL){also}"
-        )
+        raise ValueError(f"{where}: {name}: {shown(value)} is not a built-in bot ({bot_forms()}){also}")
     try:
         _core.bot_label(value)
     except ValueError as e:  # a bad budget, a model file that does not read

@@ -7,7 +7,9 @@ One update: the actors (`shuangkou._core.DmcActors`: the current weights, epsilo
 in C++ threads) collect `collect` decisions of finished deals, each labelled with its
 deal's final reward for the deciding seat. A share `opponent_share` of the deals is
 played by the learning team (seats 0 and 2) against `opponent`, a built-in bot; the rest
-is self-play, every seat learning. Early on a `teacher` bot may choose a share of the
+is self-play, every seat learning, except a share `snapshot_share` played against a past
+snapshot of the network (seats 1 and 3 play it greedily; it is taken afresh every
+`snapshot_every` updates, and at the start of a run or a resume). Early on a `teacher` bot may choose a share of the
 learning seats' moves, from `teacher_start` falling linearly to 0 at `teacher_updates`
 (a warm start: the network first learns the values of the teacher's play, then improves
 on it). The decisions go into a replay buffer of the `replay` latest ones (0: none) and
@@ -24,7 +26,10 @@ model file, docs/model_format.md), plays `eval_deals` duplicate deals against
 writes `checkpoint.pt`: the weights, Adam's state, the counters and the config as a plain
 dict, read back with ``torch.load(..., weights_only=True)``. Logs: `train.csv` (update,
 samples, loss, decisions/s, elapsed) and `eval.csv` (update, WP with its interval, ADP with
-its interval); `curve.png` plots both. Every file is written whole (a temporary name, then
+its interval); `curve.png` plots both. With `average_last: N` (2 or more) the run ends
+by averaging the weights of the last N evaluated models (the checkpoint keeps them),
+saving the mean as `model_average.safetensors` and evaluating it on the same deals
+(`average.json`). Every file is written whole (a temporary name, then
 a rename), so an interrupt never leaves half a checkpoint or model.
 
 Before the first update the learner checks every setting's range, that the run's memory
@@ -38,11 +43,12 @@ buffer, the teacher's share where it was. The checkpoint is the point a resume s
 from: `train.csv` and `eval.csv` rows after its update (written after it, before an
 interrupt) are dropped, so the logs run on without gaps or repeats. A resume takes a
 config that matches the checkpoint's except in RESUME_MAY_CHANGE: `updates` (raise it to
-train on), `lr` and `lr_end` (the schedule), `threads`, `device` and the logging and
-evaluation settings (`log_every`, `eval_every`, `eval_deals`, `eval_opponent`); any other
+train on), `lr` and `lr_end` (the schedule), `threads`, `device`, `average_last` and the logging
+and evaluation settings (`log_every`, `eval_every`, `eval_deals`, `eval_opponent`); any other
 difference (the variant, the network, the reward, the actors' and the batch's settings,
-the seed) is refused, naming the settings. A fresh run (no resume) starts the folder's
-logs and checkpoint over.
+the seed) is refused, naming the settings. A fresh run (no resume) refuses a folder that
+holds an earlier run's files (any of OUTPUTS) unless `force=True`, which removes them
+before the first update; nothing is written or removed before a refusal.
 """
 
 from __future__ import annotations
@@ -52,6 +58,7 @@ import contextlib
 import csv
 import dataclasses
 import io
+import json
 import os
 import signal
 import stat
@@ -68,12 +75,20 @@ from .. import _core
 from ..arena import arena, arena_rules
 from ..config import shown
 from ..outputs import output_file, prepare_out
-from .config import MAX_COUNT, RESUME_MAY_CHANGE, TrainConfig
+from .config import MAX_AVERAGED, MAX_COUNT, RESUME_MAY_CHANGE, SNAPSHOT, TrainConfig
 from .net import QNetwork
 from .replay import Replay
 
 # The files a run writes into `out`.
-OUTPUTS = ("model.safetensors", "checkpoint.pt", "train.csv", "eval.csv", "curve.png")
+OUTPUTS = (
+    "model.safetensors",
+    "checkpoint.pt",
+    "train.csv",
+    "eval.csv",
+    "curve.png",
+    "model_average.safetensors",
+    "average.json",
+)
 
 
 def _device(name: str) -> torch.device:
@@ -214,6 +229,13 @@ def _load_checkpoint(config: TrainConfig, out: Path) -> dict[str, Any]:
             raise bad(f"{key} is {shown(v)}, not a count")
     if not isinstance(state.get("optimizer"), dict):
         raise bad("it holds no optimizer state")
+    recent = state.get("recent", [])  # (an older learner's checkpoint has none)
+    if (
+        not isinstance(recent, list)
+        or len(recent) > MAX_AVERAGED
+        or not all(isinstance(r, dict) and all(isinstance(t, torch.Tensor) for t in r.values()) for r in recent)
+    ):
+        raise bad("its recent models are not a list of weights")
     saved = state.get("config")
     if saved is None and "net" not in state:  # an older learner's checkpoint: the model file keeps both
         saved = _legacy_config(out)
@@ -261,6 +283,11 @@ def _restore(state: dict[str, Any], out: Path, net: QNetwork, optimizer: torch.o
             net.load_state_dict(weights)
         else:
             net.load_state_dict(QNetwork.load(out / "model.safetensors").state_dict())
+        for weights in state.get("recent", []):  # the models average_last averages: this network's
+            if {k: tuple(t.shape) for k, t in weights.items()} != {
+                k: tuple(t.shape) for k, t in net.state_dict().items()
+            }:
+                raise ValueError("a recent model's weights are not this network's")
         optimizer.load_state_dict(state["optimizer"])
         for group in optimizer.param_groups:
             for p in group["params"]:
@@ -300,30 +327,80 @@ def _start(config: TrainConfig, out: Path, state: dict[str, Any] | None, net: QN
     return at
 
 
+def _actors(
+    config: TrainConfig, rules: _core.Rules, net: QNetwork, version: int, update: int, g: int, opponent: Any, envs: int
+) -> Any:
+    """Group `g`'s C++ actors from `update` on: `envs` deals against `opponent` (a bot's
+    name, SNAPSHOT for the network as it is now, None for self-play)."""
+    if opponent == SNAPSHOT:
+        opponent = _core.Bot.dmc(net.to_qnet(), f"snapshot at update {update}")
+    return _core.DmcActors(
+        rules,
+        net.to_qnet(),
+        version=version,
+        num_envs=envs,
+        seed=(config.seed + update + 1_000_003 * g) % 2**64,
+        threads=config.threads,
+        reward=config.reward,
+        epsilon=config.epsilon,
+        opponent=opponent,
+        teacher=None if config.teacher == "none" else config.teacher,
+        teacher_prob=config.teacher_prob(update),
+    )
+
+
 def _actor_groups(
     config: TrainConfig, rules: _core.Rules, net: QNetwork, version: int, start_update: int
 ) -> list[tuple[Any, int]]:
-    """The C++ actors, one group per opponent (self-play, a bot), with the fresh
-    decisions each collects an update; every group plays `rules` (one catalogue)."""
+    """The C++ actors, one group per opponent (self-play, a bot, a past snapshot), with
+    the fresh decisions each collects an update; every group plays `rules` (one catalogue)."""
     return [
-        (
-            _core.DmcActors(
-                rules,
-                net.to_qnet(),
-                version=version,
-                num_envs=envs,
-                seed=(config.seed + start_update + 1_000_003 * g) % 2**64,
-                threads=config.threads,
-                reward=config.reward,
-                epsilon=config.epsilon,
-                opponent=opponent,
-                teacher=None if config.teacher == "none" else config.teacher,
-                teacher_prob=config.teacher_prob(start_update),
-            ),
-            max(1, round(config.collect * share)),
-        )
+        (_actors(config, rules, net, version, start_update, g, opponent, envs), max(1, round(config.collect * share)))
         for g, (opponent, envs, share) in enumerate(config.groups())
     ]
+
+
+def _collect(groups: list, device: torch.device) -> tuple[torch.Tensor, ...]:
+    """One update's fresh decisions from every actor group: (obs, move, target) on `device`."""
+    fresh = [actors.collect(n) for actors, n in groups]
+    return tuple(torch.from_numpy(np.concatenate([b[k] for b in fresh])).to(device) for k in ("obs", "move", "target"))
+
+
+def _refresh_snapshot(
+    config: TrainConfig, rules: _core.Rules, net: QNetwork, version: int, update: int, groups: list
+) -> int:
+    """The past-self group plays the network as it is now from `update` on (new actors
+    in its place); returns the decisions its old actors had made (the new count from 0)."""
+    made = 0
+    for g, (opponent, envs, _) in enumerate(config.groups()):
+        if opponent == SNAPSHOT:
+            made += groups[g][0].decisions
+            groups[g] = (_actors(config, rules, net, version, update, g, opponent, envs), groups[g][1])
+    return made
+
+
+def _save_average(
+    config: TrainConfig, eval_rules: _core.Rules, out: Path, recent: list[dict], metadata: dict, update: int
+) -> dict[str, Any]:
+    """The mean of the last evaluated models' weights, saved as model_average.safetensors
+    and evaluated as they were; its row also goes to average.json."""
+    averaged = QNetwork(_core.observation_size(), _core.MOVE_FEATURE_SIZE, config.hidden)
+    averaged.load_state_dict(average_weights(recent))
+    path = out / "model_average.safetensors"
+    qnet = averaged.save(path, {**metadata, "update": str(update), "averaged": str(len(recent))})
+    row = _evaluate(config, eval_rules, _core.Bot.dmc(qnet, f"dmc:{path}"), update)
+    row = {**row, "models_averaged": len(recent), "eval_every": config.eval_every}
+    with output_file(out / "average.json") as f:
+        json.dump(row, f, indent=2)
+        f.write("\n")
+    return row
+
+
+def average_weights(states: list[dict[str, torch.Tensor]]) -> dict[str, torch.Tensor]:
+    """The mean of networks' weights (state dicts of one architecture), tensor by tensor."""
+    if not states:
+        raise ValueError("average_weights: no weights to average")
+    return {k: torch.stack([s[k].float() for s in states]).mean(dim=0) for k in states[0]}
 
 
 def _evaluate(config: TrainConfig, rules: _core.Rules, agent: _core.Bot, update: int) -> dict[str, Any]:
@@ -345,12 +422,16 @@ def _evaluate(config: TrainConfig, rules: _core.Rules, agent: _core.Bot, update:
     return row
 
 
-def _save_checkpoint(out: Path, config: TrainConfig, net: QNetwork, optimizer: Any, at: dict[str, Any]) -> None:
+def _save_checkpoint(
+    out: Path, config: TrainConfig, net: QNetwork, optimizer: Any, at: dict[str, Any], recent: list[dict]
+) -> None:
     """checkpoint.pt, written whole: the weights, the optimizer's state, the config
-    (a plain dict) and `at` (update, version, samples, decisions, elapsed_s)."""
+    (a plain dict), `at` (update, version, samples, decisions, elapsed_s) and the
+    weights of the last evaluated models that average_last averages (`recent`)."""
     checkpoint = {
         **at,
         "net": {k: v.detach().cpu() for k, v in net.state_dict().items()},
+        "recent": recent,
         "optimizer": optimizer.state_dict(),
         "config": config.as_dict(),
     }
@@ -394,11 +475,34 @@ def _learn(net: QNetwork, optimizer: Any, batch: tuple[torch.Tensor, torch.Tenso
     return loss.item()
 
 
-def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, progress: bool = True) -> dict:
+def _prepare_out(config: TrainConfig, out: Path, resume: bool, force: bool) -> dict[str, Any] | None:
+    """The checkpoint to go on from (None for a fresh run), with every output in `out`
+    checked writable and an earlier run in it refused unless `resume` or `force`
+    (prepare_out); nothing is written or removed before a refusal."""
+    if resume and force:
+        raise ValueError(
+            "--resume and --force do not go together: --resume goes on from the checkpoint, --force starts over"
+        )
+    state = _load_checkpoint(config, out) if resume else None
+    prepare_out(
+        out,
+        list(OUTPUTS),
+        marks=() if resume else OUTPUTS,
+        force=force,
+        hint="give --resume to go on from its checkpoint or --force to start over (resume=True, force=True in Python)",
+    )
+    return state
+
+
+def train(
+    config: TrainConfig, out: str | os.PathLike, resume: bool = False, progress: bool = True, force: bool = False
+) -> dict:
     """Trains as the module docstring says; returns the last log and evaluation rows.
 
     Every check (the settings, the memory, the outputs, the checkpoint to resume from)
-    comes before anything is written; a ValueError names what failed."""
+    comes before anything is written; a ValueError names what failed. `out` holding an
+    earlier run's files is refused unless `resume` (go on from its checkpoint) or
+    `force` (start over: its files are removed first); the two do not go together."""
     from tqdm import tqdm
 
     rules = config.check()  # the variant, resolved once for the whole run
@@ -406,8 +510,7 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
     out = Path(out)
     device = _device(config.device)
     config.check_memory(device)
-    state = _load_checkpoint(config, out) if resume else None
-    prepare_out(out, list(OUTPUTS))  # every output writable, before anything is written
+    state = _prepare_out(config, out, resume, force)
     obs_size, move_size = _core.observation_size(), _core.MOVE_FEATURE_SIZE
     torch.manual_seed(config.seed)
     net = QNetwork(obs_size, move_size, config.hidden).to(device)
@@ -421,6 +524,9 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
     started = time.perf_counter() - at["elapsed_s"]
     last_log: dict[str, Any] = {}
     last_eval: dict[str, Any] = {}
+    average: dict[str, Any] = {}
+    # The weights of the last evaluated models (CPU copies), for average_last.
+    recent: list[dict[str, torch.Tensor]] = list(state.get("recent", [])) if state else []
 
     def decisions() -> float:
         return at["decisions"] + sum(a.decisions for a, _ in groups)
@@ -431,8 +537,11 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
         qnet = net.save(out / "model.safetensors", {**metadata, "update": str(update), "version": str(version)})
         row = _evaluate(config, eval_rules, _core.Bot.dmc(qnet, f"dmc:{out / 'model.safetensors'}"), update)
         _append_csv(out / "eval.csv", row)
+        if config.average_last >= 2:
+            recent.append({k: v.detach().cpu().clone() for k, v in net.state_dict().items()})
+            del recent[: -config.average_last]
         counts = {"samples": samples, "decisions": decisions(), "elapsed_s": time.perf_counter() - started}
-        _save_checkpoint(out, config, net, optimizer, {"update": update, "version": version, **counts})
+        _save_checkpoint(out, config, net, optimizer, {"update": update, "version": version, **counts}, recent)
         plot_curve(out)
         return row
 
@@ -442,12 +551,10 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
             for update in range(start_update + 1, config.updates + 1):
                 if stop:
                     raise KeyboardInterrupt
-                fresh = [actors.collect(n) for actors, n in groups]
-                samples += sum(len(b["target"]) for b in fresh)
-                batch = tuple(
-                    torch.from_numpy(np.concatenate([b[k] for b in fresh])).to(device)
-                    for k in ("obs", "move", "target")
-                )
+                if config.snapshot_share and update > start_update + 1 and (update - 1) % config.snapshot_every == 0:
+                    at["decisions"] += _refresh_snapshot(config, rules, net, version, update, groups)
+                batch = _collect(groups, device)
+                samples += len(batch[2])
                 if replay is not None:
                     replay.add(*batch)
                     batch = replay.sample(config.batch_size, generator)
@@ -462,21 +569,17 @@ def train(config: TrainConfig, out: str | os.PathLike, resume: bool = False, pro
                         actors.set_network(qnet, version)
                 if update % config.log_every == 0 or update == config.updates:
                     elapsed = time.perf_counter() - started
-                    last_log = {
-                        "update": update,
-                        "samples": samples,
-                        "loss": loss,
-                        "version": version,
-                        "teacher": config.teacher_prob(update),
-                        "decisions_per_s": decisions() / elapsed if elapsed > 0 else 0.0,
-                        "elapsed_s": elapsed,
-                    }
+                    rate = decisions() / elapsed if elapsed > 0 else 0.0
+                    last_log = {"update": update, "samples": samples, "loss": loss, "version": version}
+                    last_log |= {"teacher": config.teacher_prob(update), "decisions_per_s": rate, "elapsed_s": elapsed}
                     _append_csv(out / "train.csv", last_log)
                     bar.set_postfix(loss=f"{loss:.4f}")
                 if update % config.eval_every == 0 or update == config.updates:
                     last_eval = save_and_evaluate(update)
                     bar.set_postfix(loss=f"{loss:.4f}", wp=f"{last_eval['wp']:.3f}")
+                    if update == config.updates and len(recent) >= 2:
+                        average = _save_average(config, eval_rules, out, recent, metadata, update)
                 bar.update(1)
         finally:
             bar.close()
-    return {"log": last_log, "eval": last_eval, "out": str(out)}
+    return {"log": last_log, "eval": last_eval, "average": average, "out": str(out)}
