@@ -89,8 +89,9 @@ def by_rating(result: ArenaResult) -> list[str]:
 
 
 def deals_text(result: ArenaResult) -> str:
-    """"10,000 duplicate deals a pair", or "500–10,000 ..." where the pairs (merged from
-    several runs) played different numbers."""
+    """How many deals the pairs played: "10,000 duplicate deals a pair", or "500–10,000
+    duplicate deals a pair" where the pairs (merged from several runs) played different
+    numbers."""
     counts = sorted({int(p["deals"]) for p in result["pairs"]}) or [int(result["deals"])]
     n = f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,}–{counts[-1]:,}"
     return f"{n} duplicate deals a pair"

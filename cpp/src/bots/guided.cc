@@ -91,14 +91,14 @@ class GuidedSearchBot final : public Bot {
 
 // "<guide_name>+search[:arg]" on `guide` (registry.cc parses the name).
 BotPtr make_guided_search_bot(BotPtr guide, std::string_view guide_name, std::string_view arg) {
+  static const std::string kRange = "an integer 0.." + std::to_string(kMaxRollouts) + " (0: never search)";
   int n = kDefaultGuidedRollouts;
   if (!arg.empty()) {
     const auto [end, ec] = std::from_chars(arg.data(), arg.data() + arg.size(), n);
     if (ec != std::errc() || end != arg.data() + arg.size() || n < 0 || n > kMaxRollouts)
       throw std::invalid_argument("bot '" + clip(guide_name, 60) + "+search:" + clip(arg, 60) +
-                                  "': the budget after '+search:' is rollouts a searched decision, an integer "
-                                  "0.." +
-                                  std::to_string(kMaxRollouts) + " (0: never search)");
+                                  "': the budget after '+search:' is rollouts a searched decision, " +
+                                  kRange);
   }
   std::string label = std::string(guide_name) + "+search";
   if (!arg.empty()) label += ":" + std::string(arg);
