@@ -35,8 +35,9 @@ def existing_venv(tmp_path: Path) -> Path:
 
 
 def setup(*args: str, venv: Path) -> subprocess.CompletedProcess:
+    # (the stand-in venv's python imports the package as this test process does: from
+    # the installed wheel in CI, through PYTHONPATH in a development tree)
     env = dict(os.environ, SHUANGKOU_VENV=str(venv), PYTHON=sys.executable)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "python"), env.get("PYTHONPATH")]))
     return subprocess.run(
         ["bash", str(SETUP), *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False
     )
