@@ -12,22 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 import shuangkou as sk
+from test_rules_api import KINDS  # the pattern kinds in Kind order, written out once
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "observation.md"
-KINDS = [
-    "single",
-    "pair",
-    "triple",
-    "straight",
-    "pair_chain",
-    "triple_chain",
-    "bomb",
-    "chain_bomb",
-    "uneven_chain_bomb",
-    "three_kings",
-    "heavenly_kings",
-]
 RANKS = list(sk._core.RANKS)
 
 
