@@ -135,13 +135,14 @@ def bot_forms() -> str:
     """The built-in bots as names are written, from the registry: "random, simple, greedy,
     heuristic, search[:ROLLOUTS], dmc[:PATH], dmc[:PATH]+search[:ROLLOUTS]" (help texts
     and errors list them so)."""
+    suffix, n = _core.GUIDED_SEARCH["suffix"], _core.GUIDED_SEARCH["argument_name"]
     forms, guided = [], []
     for row in _core.bot_registry():
         arg = row["argument_name"]
         form = row["name"] + {"none": "", "optional": f"[:{arg}]", "required": f":{arg}"}[row["argument"]]
         forms.append(form)
         if row["guides_search"]:
-            guided.append(f"{form}+search[:ROLLOUTS]")
+            guided.append(f"{form}{suffix}[:{n}]")
     return ", ".join(forms + guided)
 
 
@@ -155,13 +156,14 @@ def agent_forms() -> str:
     """Every form an agent may be given in, for the error that refuses one: each built-in
     bot as it is written, from the registry (a bot with an optional argument both bare
     and with it: "search, search:ROLLOUTS"), then the Python forms."""
+    suffix, n = _core.GUIDED_SEARCH["suffix"], _core.GUIDED_SEARCH["argument_name"]
     forms, guided = [], []
     for row in _core.bot_registry():
         with_arg = f"{row['name']}:{row['argument_name']}"
         written = {"none": [row["name"]], "optional": [row["name"], with_arg], "required": [with_arg]}[row["argument"]]
         forms += written
         if row["guides_search"]:
-            guided += [f"{w}+search{n}" for w in written for n in ("", ":ROLLOUTS")]
+            guided += [f"{w}{suffix}{a}" for w in written for a in ("", f":{n}")]
     forms += guided
     return (
         f"a built-in bot ({', '.join(forms)}), module:callable (a function or a shuangkou.Agent class "

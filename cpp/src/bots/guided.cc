@@ -26,6 +26,7 @@ namespace {
 
 // The guide's plays compared: its best, and the next ones within kCandidateGap.
 constexpr int kCandidates = 3;
+static_assert(kCandidates <= kMaxCompared);  // (compare_by_rollouts' limit)
 
 // Search when the best two values lie closer than this (Q of the win reward,
 // in [-1, 1]).

@@ -9,8 +9,8 @@ deal's final reward for the deciding seat. A share `opponent_share` of the deals
 played by the learning team (seats 0 and 2) against `opponent`, a built-in bot; the rest
 is self-play, every seat learning, except a share `snapshot_share` played against a past
 snapshot of the network (seats 1 and 3 play it greedily; it is taken afresh every
-`snapshot_every` updates, and at the start of a run or a resume). Early on a `teacher` bot may choose a share of the
-learning seats' moves, from `teacher_start` falling linearly to 0 at `teacher_updates`
+`snapshot_every` updates, and at the start of a run or a resume). Early on a `teacher`
+bot may choose a share of the learning seats' moves, from `teacher_start` falling linearly to 0 at `teacher_updates`
 (a warm start: the network first learns the values of the teacher's play, then improves
 on it). The decisions go into a replay buffer of the `replay` latest ones (0: none) and
 the learner takes one Adam step on the mean squared error of Q(obs, move) against the
@@ -332,11 +332,12 @@ def _actors(
 ) -> Any:
     """Group `g`'s C++ actors from `update` on: `envs` deals against `opponent` (a bot's
     name, SNAPSHOT for the network as it is now, None for self-play)."""
+    qnet = net.to_qnet()  # (one copy to the CPU: the actors' network and the snapshot's)
     if opponent == SNAPSHOT:
-        opponent = _core.Bot.dmc(net.to_qnet(), f"snapshot at update {update}")
+        opponent = _core.Bot.dmc(qnet, f"snapshot at update {update}")
     return _core.DmcActors(
         rules,
-        net.to_qnet(),
+        qnet,
         version=version,
         num_envs=envs,
         seed=(config.seed + update + 1_000_003 * g) % 2**64,
