@@ -20,15 +20,24 @@ from ._core import (  # noqa: E402
     Play,
     QNet,
     Rules,
+    builtin_models,
     level_title,
     param_names,
     parse_cards,
     preset_names,
+    set_builtin_models,
 )
-from ._core import set_builtin_model as _set_builtin_model  # noqa: E402
 
-# The built-in agent "dmc": the baibian weights shipped in shuangkou/models (docs/dmc_model.md).
-_set_builtin_model(_os.path.join(_os.path.dirname(__file__), "models", "dmc_baibian.safetensors"))
+# The built-in agent "dmc": the networks shipped in shuangkou/models, dmc_PRESET.safetensors, each
+# played in its own rule set (docs/dmc_model.md).
+_MODELS = _os.path.join(_os.path.dirname(__file__), "models")
+set_builtin_models(
+    {
+        name: _os.path.join(_MODELS, f"dmc_{name}.safetensors")
+        for name in preset_names()
+        if _os.path.exists(_os.path.join(_MODELS, f"dmc_{name}.safetensors"))
+    }
+)
 from .agents import Agent, Bot, Decisions  # noqa: E402
 from .arena import arena  # noqa: E402
 from .envs.actions import action_to_play, num_actions, play_to_action  # noqa: E402
@@ -45,6 +54,8 @@ from .vector import VectorEnv  # noqa: E402
 __all__ = [
     "Agent",
     "Bot",
+    "builtin_models",
+    "set_builtin_models",
     "Decisions",
     "arena",
     "MAX_MOVES",

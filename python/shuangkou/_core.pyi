@@ -440,6 +440,9 @@ class Bot(metaclass=_pybind11_type):
         """{legal action id: value} (the dmc bot's Q values), or None for bots that rate none."""
     def counters(self) -> dict[str, int]:
         """Statistics of its play so far: {'decisions', 'searched', 'changed'} for a guided search."""
+    def check_variant(self, variant: str | os.PathLike[str] | Rules) -> None:
+        """None if the bot can play `variant`; ValueError naming the problem if not (the built-in
+        'dmc' plays only the rule sets it ships a network for)."""
     def __copy__(self) -> Bot: ...
     def __deepcopy__(self, memo: dict[int, object]) -> Bot: ...
     def __getstate__(self) -> tuple[str]: ...
@@ -456,8 +459,12 @@ def bot_names() -> list[str]: ...
 def bot_label(name: str | Bot) -> str:
     """The canonical name of a bot ('heuristic', 'search:400'); ValueError naming an unknown bot or a bad argument."""
 
-def set_builtin_model(path: str | os.PathLike[str]) -> None:
-    """The model file the bot 'dmc' (without a path) plays; the package registers the weights it ships."""
+def set_builtin_models(models: dict[str, str | os.PathLike[str]]) -> None:
+    """The model files the bot 'dmc' (without a path) plays, {preset: path}: each rule set its own
+    network. ValueError, changing nothing, for an unknown or repeated preset."""
+
+def builtin_models() -> dict[str, str]:
+    """{preset: model file} of the built-in 'dmc': the rule sets it plays."""
 
 def level_title(total_points: int) -> tuple[int, str]:
     """(level number, title) for accumulated points."""

@@ -2,6 +2,8 @@
 // see, and doing what docs/heuristic.md says they do.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <random>
 
 #include "shuangkou/bots/bot.h"
@@ -274,6 +276,90 @@ TEST(BotRegistry, TheDmcBotRefusesANetworkOfOtherSizes) {
       std::make_shared<const QNet>(testing::random_qnet({observation_size() + 1, kMoveFeatureSize, {4}}, 1));
   EXPECT_THROW(make_dmc_bot(net, "wrong"), std::invalid_argument);
   EXPECT_THROW(make_dmc_bot(nullptr, "none"), std::invalid_argument);
+}
+
+// What `bot` says when asked to play `v` ("" when it can).
+std::string refusal(const Bot& bot, const Variant& v) {
+  try {
+    bot.check_variant(v);
+    return "";
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+}
+
+TEST(BotRegistry, TheBuiltInDmcPlaysTheNetworkOfTheRuleSetBeingPlayed) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "shuangkou_builtin_models_test";
+  std::filesystem::create_directories(dir);
+  const QNetShape shape{observation_size(), kMoveFeatureSize, {8}};
+  const auto write = [&](const std::string& name, uint64_t seed, const std::string& trained) {
+    const std::string path = (dir / name).string();
+    std::ofstream(path, std::ios::binary)
+        << testing::random_qnet(shape, seed, {{"variant", trained}}).to_bytes();
+    return path;
+  };
+  const std::string baibian = write("b.safetensors", 1, "baibian"), jj = write("j.safetensors", 2, "jj");
+  const auto before = builtin_models();
+  set_builtin_models({{"baibian", baibian}, {"JJ", jj}});
+  EXPECT_EQ(builtin_models(),
+            (std::vector<std::pair<std::string, std::string>>{{"baibian", baibian}, {"jj", jj}}));
+  const BotPtr dmc = make_bot("dmc"), guided = make_bot("dmc+search:0");
+  // Each preset's decisions are the ones its own network makes.
+  for (const auto& [name, path] : builtin_models()) {
+    const BotPtr own = make_bot("dmc:" + path);
+    const Variant v = preset(name);
+    for (uint64_t seed = 0; seed < 4; ++seed) {
+      std::vector<float> mine, theirs;
+      GameState s = GameState::deal(v, seed);
+      MoveList moves;
+      s.legal_moves(v, moves);
+      SplitMix64 rng(seed);
+      const Decision d{v, s, {}, moves, rng, nullptr};
+      mine.resize(static_cast<size_t>(moves.size()) + (s.can_pass() ? 1 : 0));
+      theirs = mine;
+      ASSERT_TRUE(dmc->values(d, mine));
+      ASSERT_TRUE(own->values(d, theirs));
+      EXPECT_EQ(mine, theirs) << name;
+      EXPECT_EQ(dmc->step(d), own->step(d)) << name;
+      EXPECT_EQ(guided->step(d), own->step(d)) << name;
+    }
+    EXPECT_EQ(refusal(*dmc, v), "");
+  }
+  // A rule set without a network is refused, naming it and the shipped ones;
+  // so is a runner given it, before any deal.
+  for (const BotPtr& bot : {dmc, guided}) {
+    const std::string why = refusal(*bot, preset("classic"));
+    EXPECT_NE(why.find("no network is shipped for the rule set 'classic'"), std::string::npos) << why;
+    EXPECT_NE(why.find("plays baibian, jj"), std::string::npos) << why;
+    EXPECT_NE(why.find("dmc:" + baibian), std::string::npos) << why;
+  }
+  Variant own = preset("baibian");
+  own.team_formation = TeamFormation::kFixed;  // (the arena's: seats fixed, the same game)
+  EXPECT_EQ(refusal(*dmc, own), "");
+  own.max_bomb = 10;
+  EXPECT_NE(refusal(*dmc, own).find("no network is shipped for this rule set (it is none of the presets)"),
+            std::string::npos);
+  SelfPlayOptions o;
+  o.variant = preset("classic");
+  o.games = 1;
+  o.agents = {dmc, make_bot("random"), make_bot("random"), make_bot("random")};
+  std::vector<DealResult> results;
+  EXPECT_THROW(run_selfplay(o, results), std::invalid_argument);
+  // Bad registrations change nothing; a file trained for another rule set is
+  // refused when "dmc" is made.
+  EXPECT_THROW(set_builtin_models({{"baibian", baibian}, {"nosuch", jj}}), std::invalid_argument);
+  EXPECT_THROW(set_builtin_models({{"jj", jj}, {"jj", jj}}), std::invalid_argument);
+  EXPECT_EQ(builtin_models().size(), 2U);
+  set_builtin_models({{"qianbian", jj}});
+  try {
+    make_bot("dmc");
+    ADD_FAILURE() << "a jj network registered for qianbian was taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("registered for qianbian but was trained for jj"), std::string::npos)
+        << e.what();
+  }
+  set_builtin_models(before);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -89,9 +89,8 @@ TEST(GuidedSearch, ItsValuesAreTheGuides) {
 }
 
 TEST(GuidedSearch, NamesMakeItAndBadNamesAreRefusedNamingThem) {
-  if (!std::filesystem::exists(SHUANGKOU_SHIPPED_MODEL)) GTEST_SKIP() << "no shipped model";
-  set_builtin_model(SHUANGKOU_SHIPPED_MODEL);
-  const std::string path = SHUANGKOU_SHIPPED_MODEL;
+  if (testing::register_shipped_models().empty()) GTEST_SKIP() << "no shipped model";
+  const std::string path = testing::shipped_baibian_model();
   for (const std::string& name :
        std::vector<std::string>{"dmc+search", "dmc+search:16", "dmc+search:0", "dmc:" + path + "+search",
                                 "dmc:" + path + "+search:8"})

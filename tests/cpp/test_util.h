@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <array>
+#include <filesystem>
 #include <map>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "shuangkou/bots/bot.h"
 #include "shuangkou/core/cards.h"
 #include "shuangkou/core/game.h"
 #include "shuangkou/core/seats.h"
@@ -20,6 +22,24 @@ namespace shuangkou::testing {
 // The project's test data folder, tests/data (rules_examples.json: the worked
 // examples of docs/rules.md §16).
 inline std::string test_data_dir() { return SHUANGKOU_TEST_DATA_DIR; }
+
+// The networks the package ships (python/shuangkou/models/dmc_PRESET.safetensors),
+// registered as the built-in dmc's, as the package does at import; returns
+// them as (preset, path). None where the folder holds none.
+inline std::vector<std::pair<std::string, std::string>> register_shipped_models() {
+  std::vector<std::pair<std::string, std::string>> models;
+  for (const std::string& name : preset_names()) {
+    const std::string path = std::string(SHUANGKOU_MODELS_DIR) + "/dmc_" + name + ".safetensors";
+    if (std::filesystem::exists(path)) models.emplace_back(name, path);
+  }
+  set_builtin_models(models);
+  return models;
+}
+
+// The shipped baibian network's file (the built-in dmc's for baibian).
+inline std::string shipped_baibian_model() {
+  return std::string(SHUANGKOU_MODELS_DIR) + "/dmc_baibian.safetensors";
+}
 
 // The 108 cards of two decks, by rank.
 inline std::vector<int> double_deck_ranks() {

@@ -17,7 +17,9 @@ PRESETS = ["classic", "baibian", "qianbian", "qianbian_collect", "jj"]
 
 @pytest.mark.parametrize("variant", PRESETS)
 def test_it_plays_whole_deals_in_every_preset_and_searches_near_ties(variant):
-    bot = sk.Bot("dmc+search:8")
+    # The built-in network of the preset, or where none is shipped the baibian one by its file.
+    guide = "dmc" if variant in sk.builtin_models() else f"dmc:{sk.builtin_models()['baibian']}"
+    bot = sk.Bot(f"{guide}+search:8")
     result = sk.selfplay(variant, games=4, agents=[bot, "heuristic"], threads=1, seed=3)
     assert result["games"] == 4
     counters = bot.counters()
@@ -54,7 +56,7 @@ def test_its_values_are_the_networks_and_it_steps_legally():
 
 
 def test_it_is_an_agent_by_name_in_the_arena_and_pickles_by_name():
-    result = sk.arena("jj", ["dmc+search:4", "random"], deals=4, threads=1)
+    result = sk.arena("baibian", ["dmc+search:4", "random"], deals=4, threads=1)
     assert result["agents"] == ["dmc+search:4", "random"]
     bot = sk.Bot("dmc+search:4")
     again = pickle.loads(pickle.dumps(bot))

@@ -421,6 +421,13 @@ def test_the_advisor_names_its_play_and_a_q_networks_best_values():
         conn.close()
 
 
+def test_a_table_refuses_the_built_in_dmc_where_no_network_is_shipped_for_its_rules():
+    for where in ({"advisor": "dmc"}, {"helper": "dmc+search"}, {"seats": ["human", "dmc", "greedy", "greedy"]}):
+        args = {"seats": ["human", "greedy", "greedy", "greedy"], **where}
+        with pytest.raises(ValueError, match="no network is shipped for the rule set 'classic'"):
+            Table(sk.Rules("classic"), turn_seconds=None, **args)
+
+
 def test_an_advisor_without_values_and_a_table_without_advisor():
     client, table = make_client(["human", "greedy", "greedy", "greedy"], advisor="heuristic")
     with client:

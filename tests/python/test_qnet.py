@@ -170,30 +170,64 @@ def test_the_built_in_dmc_agent_plays_the_shipped_weights():
     assert sk.arena("baibian", agents=["dmc", "random"], deals=10, seed=1)["pairs"][0]["a"] == "dmc"
 
 
-def test_the_model_card_and_the_report_describe_the_shipped_file():
+def test_the_model_card_and_the_reports_describe_the_shipped_files():
     import hashlib
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
-    digest = hashlib.sha256((Path(sk.__file__).parent / "models" / "dmc_baibian.safetensors").read_bytes()).hexdigest()
-    assert digest in (root / "docs" / "dmc_model.md").read_text(encoding="utf-8")
-    assert digest in (root / "experiments" / "dmc_baibian.md").read_text(encoding="utf-8")
+    assert {"baibian", "qianbian", "jj"} <= set(sk.builtin_models())
+    card = (root / "docs" / "dmc_model.md").read_text(encoding="utf-8")
+    for preset, path in sk.builtin_models().items():
+        digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        assert digest in card, preset
+        assert digest in (root / "experiments" / f"dmc_{preset}.md").read_text(encoding="utf-8"), preset
 
 
 def test_a_missing_built_in_model_is_named(tmp_path):
+    shipped = sk.builtin_models()
+    try:
+        sk.set_builtin_models({"baibian": str(tmp_path / "gone.safetensors")})
+        with pytest.raises(ValueError, match="gone.safetensors"):
+            sk.selfplay("baibian", games=2, agents="dmc")
+        sk.set_builtin_models({})
+        with pytest.raises(ValueError, match="no built-in model"):
+            sk.selfplay("baibian", games=2, agents="dmc")
+        for bad, why in (({"nosuch": "m"}, "nosuch"), ({"jj": "m", "JJ": "m"}, "given twice"), (["jj"], "a dict")):
+            with pytest.raises(ValueError, match=why):
+                sk.set_builtin_models(bad)
+        assert sk.builtin_models() == {}  # (refused: nothing changed)
+    finally:
+        sk.set_builtin_models(shipped)
+    assert sk.builtin_models() == shipped
+    assert sk.selfplay("baibian", games=2, agents="dmc")["games"] == 2
+
+
+def test_the_built_in_dmc_plays_each_rule_set_s_own_network_and_names_those_without():
     from pathlib import Path
 
-    shipped = Path(sk.__file__).parent / "models" / "dmc_baibian.safetensors"
-    try:
-        sk._core.set_builtin_model(str(tmp_path / "gone.safetensors"))
-        with pytest.raises(ValueError, match="gone.safetensors"):
-            sk.selfplay("classic", games=2, agents="dmc")
-        sk._core.set_builtin_model("")
-        with pytest.raises(ValueError, match="no built-in model"):
-            sk.selfplay("classic", games=2, agents="dmc")
-    finally:
-        sk._core.set_builtin_model(str(shipped))
-    assert sk.selfplay("classic", games=2, agents="dmc")["games"] == 2
+    models = Path(sk.__file__).parent / "models"
+    shipped = sk.builtin_models()
+    assert shipped == {p.stem[len("dmc_") :]: str(p) for p in sorted(models.glob("dmc_*.safetensors"))}
+    assert shipped and set(shipped) <= set(sk.preset_names())
+    for preset, path in shipped.items():
+        assert sk.QNet.load(path).metadata["variant"] == preset
+        builtin = sk.selfplay(preset, games=20, agents=["dmc", "heuristic"], seed=3)
+        by_path = sk.selfplay(preset, games=20, agents=[f"dmc:{path}", "heuristic"], seed=3)
+        np.testing.assert_array_equal(builtin.arrays["actions"], by_path.arrays["actions"])
+        assert sk.Bot("dmc+search").check_variant(preset) is None
+    for preset in sorted(set(sk.preset_names()) - set(shipped)):
+        for agent in ("dmc", "dmc+search"):
+            message = f"no network is shipped for the rule set '{preset}'; the built-in dmc plays {', '.join(shipped)}"
+            with pytest.raises(ValueError, match=message):
+                sk.Bot(agent).check_variant(preset)
+            with pytest.raises(ValueError, match=message):
+                sk.selfplay(preset, games=2, agents=agent)
+            with pytest.raises(ValueError, match=message):
+                sk.arena(preset, agents=[agent, "random"], deals=2)
+            with pytest.raises(ValueError, match=message):
+                sk.Bot(agent).step(sk.Game(preset, seed=1))
+    with pytest.raises(ValueError, match="it is none of the presets"):
+        sk.Bot("dmc").check_variant(sk.Rules("baibian", max_bomb=10))
 
 
 def test_dmc_model_problems_are_named(tmp_path):
@@ -286,7 +320,7 @@ def test_model_paths_are_str_or_path_like_and_never_cut_at_a_nul(tmp_path):
     with pytest.raises(ValueError, match="path must be a path"):
         sk.QNet.load(3)
     with pytest.raises(ValueError, match="NUL"):
-        sk._core.set_builtin_model("a\0b")
+        sk._core.set_builtin_models({"jj": "a\0b"})
 
 
 @pytest.mark.parametrize("text", ["5,", ",5", "+5", " 5", "5 ", "05", "", "5,,4", "0x5", "5.0", "65537", "٥"])

@@ -249,7 +249,7 @@ def test_selfplay_from_several_threads_gives_the_serial_results():
     r = _result(
         """
         from pathlib import Path
-        shipped = str(Path(sk.__file__).parent / "models" / "dmc_baibian.safetensors")
+        shipped = sk.builtin_models()
         runs = [("random", 3000), ("heuristic,greedy", 200), ("dmc,random", 60), ("search:8,heuristic", 10)]
         want = {agents: _core.run_selfplay("baibian", n, (agents.split(",") * 2)[:4] if "," in agents
                                            else [agents] * 4, threads=1, seed=7)
@@ -261,7 +261,7 @@ def test_selfplay_from_several_threads_gives_the_serial_results():
                 if not all(np.array_equal(got[k], want[agents][k]) for k in got):
                     diffs[0] += 1
             return run
-        stress = hammer([worker(a, n) for a, n in runs] + [lambda: _core.set_builtin_model(shipped)])
+        stress = hammer([worker(a, n) for a, n in runs] + [lambda: _core.set_builtin_models(shipped)])
         print(json.dumps({"stress": stress, "diffs": diffs[0]}))
         """
     )

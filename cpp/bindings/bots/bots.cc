@@ -44,6 +44,7 @@ std::span<const sk::Action> recent_of(const sk::Game& game) {
 int step(const PyBot& b, const sk::Game& game, const py::handle& seed) {
   const sk::GameState& s = game.state();
   if (s.is_over()) throw py::value_error("Bot.step: the deal is over; there is no player to act");
+  b.bot->check_variant(game.variant());
   const std::span<const sk::Action> recent = recent_of(game);
   const uint64_t stream =
       seed.is_none() ? sk::mix64(sk::agent_seed(game.setup().seed) + game.history().size()) : seed_arg(seed);
@@ -60,6 +61,7 @@ int step(const PyBot& b, const sk::Game& game, const py::handle& seed) {
 py::object values(const PyBot& b, const sk::Game& game) {
   const sk::GameState& s = game.state();
   if (s.is_over()) throw py::value_error("Bot.values: the deal is over; there is no player to act");
+  b.bot->check_variant(game.variant());
   const std::span<const sk::Action> recent = recent_of(game);
   sk::MoveList moves;
   s.legal_moves(game.variant(), moves);
@@ -129,6 +131,15 @@ void bind_bots(py::module_& m) {
           },
           "Named statistics of the bot's play so far, over every thread that played it: for a\n"
           "guided search ('dmc+search') {'decisions', 'searched', 'changed'}; {} for most bots.")
+      .def(
+          "check_variant",
+          [](const PyBot& b, const py::handle& variant) {
+            b.bot->check_variant(make_rules(variant, py::kwargs()).variant());
+          },
+          py::arg("variant"),
+          "None if the bot can play `variant` (a preset name, a variant file or a Rules); ValueError\n"
+          "naming the problem if not: the built-in 'dmc' plays only the rule sets it ships a network\n"
+          "for (shuangkou.builtin_models()). Every runner asks before its first deal.")
       .def("__repr__",
            [](const PyBot& b) { return "Bot(" + std::string(py::repr(py::str(b.bot->label()))) + ")"; })
       .def("__eq__",
@@ -189,9 +200,28 @@ void bind_bots(py::module_& m) {
       "The canonical name of a bot ('heuristic', 'search:400'); ValueError naming an unknown bot or a\n"
       "bad argument.");
   m.def(
-      "set_builtin_model", [](const py::handle& path) { sk::set_builtin_model(path_arg(path, "path")); },
-      py::arg("path"),
-      "The model file the bot 'dmc' (without a path) plays; the package registers the weights it ships.");
+      "set_builtin_models",
+      [](const py::handle& models) {
+        if (!py::isinstance<py::dict>(models))
+          throw py::value_error("set_builtin_models: expected a dict {preset: model file}, got " +
+                                shown(models));
+        std::vector<std::pair<std::string, std::string>> pairs;
+        for (const auto& [name, path] : models.cast<py::dict>())
+          pairs.emplace_back(text_arg(name, "preset"), path_arg(path, "path"));
+        sk::set_builtin_models(std::move(pairs));
+      },
+      py::arg("models"),
+      "The model files the bot 'dmc' (without a path) plays, {preset: path}: each rule set plays its own\n"
+      "network; the package registers the weights it ships. ValueError, changing nothing, for an\n"
+      "unknown or repeated preset; the files are read when 'dmc' is next made.");
+  m.def(
+      "builtin_models",
+      [] {
+        py::dict out;
+        for (const auto& [name, path] : sk::builtin_models()) out[py::str(name)] = path;
+        return out;
+      },
+      "{preset: model file} of the built-in 'dmc': the rule sets it plays, each with its own network.");
 }
 
 }  // namespace shuangkou_py

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bots_internal.h"
+#include "shuangkou/core/clip.h"
 #include "shuangkou/rl/encode.h"
 #include "shuangkou/rl/qnet.h"
 
@@ -46,21 +47,76 @@ Play dmc_action(const QNet& net, const Variant& v, const GameState& s, std::span
   return best < moves.size() ? moves[best] : kPass;
 }
 
+// One shipped network and the rule set it plays.
+struct ShippedNet {
+  std::string preset;
+  std::string path;
+  Variant variant;
+  std::shared_ptr<const QNet> net;
+};
+
+// Whether `v` is preset `p` for a network: equal but for team_formation,
+// which only fixes who sits with whom (the arena's duplicate deals play every
+// preset with fixed seats) and changes no play or score.
+bool same_game(Variant v, const Variant& p) {
+  v.team_formation = p.team_formation;
+  return v == p;
+}
+
+// The name of the preset `v` is (as same_game reads it), or "" for a rule set
+// of its own.
+std::string preset_of(const Variant& v) {
+  for (const std::string& name : preset_names())
+    if (same_game(v, preset(name))) return name;
+  return "";
+}
+
 class DmcBot final : public Bot {
  public:
+  // One network for every rule set (dmc:PATH, Bot.dmc) ...
   DmcBot(std::shared_ptr<const QNet> net, std::string label)
       : net_(std::move(net)), label_(std::move(label)) {}
+  // ... or the built-in networks, each for its preset.
+  DmcBot(std::vector<ShippedNet> shipped, std::string label)
+      : shipped_(std::move(shipped)), label_(std::move(label)) {}
+
   Play step(const Decision& d) const override {
-    return d.moves.empty() ? kPass : dmc_action(*net_, d.variant, d.state, d.recent, d.moves);
+    return d.moves.empty() ? kPass : dmc_action(net_for(d.variant), d.variant, d.state, d.recent, d.moves);
   }
   std::string label() const override { return label_; }
   bool values(const Decision& d, std::span<float> out) const override {
-    dmc_values(*net_, d.variant, d.state, d.recent, d.moves, out);
+    dmc_values(net_for(d.variant), d.variant, d.state, d.recent, d.moves, out);
     return true;
+  }
+  void check_variant(const Variant& v) const override {
+    if (find(v)) return;
+    std::string known;
+    for (const ShippedNet& s : shipped_) known += (known.empty() ? "" : ", ") + s.preset;
+    const std::string name = preset_of(v);
+    throw std::invalid_argument(
+        "bot '" + label_ + "': no network is shipped for " +
+        (name.empty() ? std::string("this rule set (it is none of the presets)")
+                      : "the rule set '" + name + "'") +
+        "; the built-in dmc plays " + (known.empty() ? std::string("none") : known) +
+        " (docs/dmc_model.md). To play a network trained for another rule set here, name its file: dmc:PATH" +
+        (shipped_.empty() ? std::string()
+                          : " (the " + shipped_[0].preset + " network: dmc:" + shipped_[0].path + ")"));
   }
 
  private:
+  const QNet* find(const Variant& v) const {
+    if (net_) return net_.get();
+    for (const ShippedNet& s : shipped_)  // (a few presets: a scan of small structs)
+      if (same_game(v, s.variant)) return s.net.get();
+    return nullptr;
+  }
+  const QNet& net_for(const Variant& v) const {
+    const QNet* net = find(v);
+    if (!net) check_variant(v);  // (runners ask first; this names the problem all the same)
+    return *net;
+  }
   std::shared_ptr<const QNet> net_;  // shared, read-only (q_values is const and thread-safe)
+  std::vector<ShippedNet> shipped_;  // for the built-in bot (net_ null)
   std::string label_;
 };
 
@@ -72,35 +128,44 @@ void check_model(const QNet& net, const std::string& what) {
                                 std::to_string(kMoveFeatureSize));
 }
 
-struct BuiltinModel {
+// The registered model files and, once "dmc" is made, their networks.
+struct BuiltinModels {
   std::mutex mutex;
-  std::string path;
-  std::shared_ptr<const QNet> net;  // loaded on first use
+  std::vector<std::pair<std::string, std::string>> paths;  // (preset, file)
+  std::vector<ShippedNet> nets;                            // loaded on first use
 };
 
-BuiltinModel& builtin() {
-  static BuiltinModel model;
-  return model;
+BuiltinModels& builtin() {
+  static BuiltinModels models;
+  return models;
 }
 
-std::shared_ptr<const QNet> builtin_model() {
-  BuiltinModel& b = builtin();
+std::vector<ShippedNet> builtin_nets() {
+  BuiltinModels& b = builtin();
   std::lock_guard<std::mutex> lock(b.mutex);
-  if (!b.net) {
-    if (b.path.empty())
-      throw std::invalid_argument("bot 'dmc': no built-in model is registered; give a model file: dmc:PATH");
-    auto net = std::make_shared<const QNet>(QNet::load(b.path));
-    check_model(*net, "model file '" + b.path + "'");
-    b.net = std::move(net);
+  if (b.paths.empty())
+    throw std::invalid_argument("bot 'dmc': no built-in model is registered; give a model file: dmc:PATH");
+  if (b.nets.empty()) {
+    std::vector<ShippedNet> nets;
+    for (const auto& [name, path] : b.paths) {
+      auto net = std::make_shared<const QNet>(QNet::load(path));
+      check_model(*net, "model file '" + path + "'");
+      const auto trained = net->metadata().find("variant");
+      if (trained != net->metadata().end() && trained->second != name)
+        throw std::invalid_argument("model file '" + path + "' is registered for " + name +
+                                    " but was trained for " + clip(trained->second, 60));
+      nets.push_back({name, path, preset(name), std::move(net)});
+    }
+    b.nets = std::move(nets);
   }
-  return b.net;
+  return b.nets;
 }
 
 }  // namespace
 
-// "dmc" (the built-in model) or "dmc:PATH" (a model file, loaded here).
+// "dmc" (the built-in networks) or "dmc:PATH" (a model file, loaded here).
 BotPtr make_dmc_bot(std::string_view arg) {
-  if (arg.empty()) return std::make_shared<const DmcBot>(builtin_model(), "dmc");
+  if (arg.empty()) return std::make_shared<const DmcBot>(builtin_nets(), "dmc");
   const std::string path(arg);
   auto net = std::make_shared<const QNet>(QNet::load(path));
   check_model(*net, "model file '" + path + "'");
@@ -115,11 +180,23 @@ BotPtr make_dmc_bot(std::shared_ptr<const QNet> net, std::string label) {
   return std::make_shared<const detail::DmcBot>(std::move(net), std::move(label));
 }
 
-void set_builtin_model(std::string path) {
-  detail::BuiltinModel& b = detail::builtin();
+void set_builtin_models(std::vector<std::pair<std::string, std::string>> models) {
+  for (size_t i = 0; i < models.size(); ++i) {
+    models[i].first = detail::preset_of(preset(models[i].first));  // (throws naming an unknown preset)
+    for (size_t j = 0; j < i; ++j)
+      if (models[j].first == models[i].first)
+        throw std::invalid_argument("set_builtin_models: preset '" + models[i].first + "' is given twice");
+  }
+  detail::BuiltinModels& b = detail::builtin();
   std::lock_guard<std::mutex> lock(b.mutex);
-  b.path = std::move(path);
-  b.net.reset();
+  b.paths = std::move(models);
+  b.nets.clear();
+}
+
+std::vector<std::pair<std::string, std::string>> builtin_models() {
+  detail::BuiltinModels& b = detail::builtin();
+  std::lock_guard<std::mutex> lock(b.mutex);
+  return b.paths;
 }
 
 }  // namespace shuangkou

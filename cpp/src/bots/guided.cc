@@ -75,6 +75,7 @@ class GuidedSearchBot final : public Bot {
   std::string label() const override { return label_; }
   bool slow() const override { return rollouts_ > 0; }
   bool values(const Decision& d, std::span<float> out) const override { return guide_->values(d, out); }
+  void check_variant(const Variant& v) const override { guide_->check_variant(v); }
   std::vector<std::pair<std::string, uint64_t>> counters() const override {
     return {{"decisions", decisions_.load()}, {"searched", searched_.load()}, {"changed", changed_.load()}};
   }

@@ -48,6 +48,7 @@ const DmcActorOptions& checked(const DmcActorOptions& o, const std::shared_ptr<c
   check_network(net);
   check_share(o.epsilon, "epsilon");
   check_teacher_prob(o.teacher_prob, o);
+  if (o.teacher) o.teacher->check_variant(o.rules.variant());
   return o;
 }
 

@@ -39,8 +39,10 @@ int64_t run_selfplay(const SelfPlayOptions& o, std::vector<DealResult>& results,
   const int threads = resolve_threads(o.threads);
   const int64_t replays = o.replays < 0 ? o.games : std::min(o.replays, o.games);
   if (replays > 0 && !o.on_records) throw std::invalid_argument("replays requested but no record sink given");
-  for (int seat = 0; seat < kNumSeats; ++seat)
+  for (int seat = 0; seat < kNumSeats; ++seat) {
     if (!o.agents[seat]) throw std::invalid_argument("no bot for seat " + std::to_string(seat));
+    o.agents[seat]->check_variant(o.variant);
+  }
   const bool slow = std::any_of(o.agents.begin(), o.agents.end(), [](const BotPtr& b) { return b->slow(); });
   std::vector<std::string> records;
   int64_t done = 0;

@@ -21,7 +21,10 @@ VectorEnv::VectorEnv(const VectorEnvOptions& o, const CancelFlag* cancel)
   if (o.num_envs < 1)
     throw std::invalid_argument("num_envs must be at least 1, got " + std::to_string(o.num_envs));
   bool external = false;
-  for (const BotPtr& b : o.bots) external |= !b;
+  for (const BotPtr& b : o.bots) {
+    external |= !b;
+    if (b) b->check_variant(options_.rules.variant());
+  }
   if (!external) throw std::invalid_argument("at least one seat must be external (played through step())");
   const size_t n = static_cast<size_t>(o.num_envs);
   envs_.resize(n);

@@ -51,6 +51,8 @@ MAX_AVERAGED = 64  # the most models average_last averages
 # Bytes an actor env holds: its deal, observations and the decisions of the deal under
 # way (about 300 KB measured for baibian, rounded up).
 ENV_BYTES = 1 << 19
+# The settings that name a built-in bot, and the value of each that names none.
+_BOTS = (("opponent", "self"), ("teacher", "none"), ("eval_opponent", None))
 _EXPECTED = "expected a mapping of training settings, one 'name: value' per line (configs/train/*.yaml)"
 _INTS = {  # name -> (least, most)
     "num_envs": (1, MAX_ENVS),
@@ -186,9 +188,9 @@ class TrainConfig:
             raise fail("opponent", "opponent and opponent_share go together (self with 0, a bot with a share)")
         if (self.teacher == "none") != (self.teacher_start == 0 or self.teacher_updates == 0):
             raise fail("teacher", "teacher, teacher_start and teacher_updates go together (none with 0)")
-        for name, none in (("opponent", "self"), ("teacher", "none"), ("eval_opponent", None)):
-            if getattr(self, name) != none:
-                _check_bot(getattr(self, name), lines.get(name, where), name, none)
+        bots = [(n, none) for n, none in _BOTS if getattr(self, n) != none]
+        for name, none in bots:
+            _check_bot(getattr(self, name), lines.get(name, where), name, none)
         for opponent, envs, _ in self.groups():
             if envs < 8:
                 raise fail(
@@ -196,9 +198,15 @@ class TrainConfig:
                     f"{self.num_envs} gives {envs} deals to the {opponent or 'self-play'} group (at least 8)",
                 )
         try:
-            return _core.Rules(self.variant)
+            rules = _core.Rules(self.variant)
         except ValueError as e:  # (its message names the preset or file)
             raise fail("variant", clip(str(e), 400)) from None
+        for name, _ in bots:
+            try:  # (the built-in dmc plays only the rule sets it ships a network for)
+                _core.Bot(getattr(self, name)).check_variant(rules)
+            except ValueError as e:
+                raise fail(name, clip(str(e), 400)) from None
+        return rules
 
     def groups(self) -> list[tuple[str | None, int, float]]:
         """The actor groups: (opponent bot, SNAPSHOT for the past snapshot of the network,

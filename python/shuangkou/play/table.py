@@ -89,6 +89,9 @@ class Table:
                 self.state.append(SeatState(agent, agent_label(agent), ready=True))
         if not any(st.agent is None for st in self.state):
             raise ValueError("seats: at least one seat is 'human' (a table of agents alone is the arena's job)")
+        for agent in [self.helper, self.advisor, *(st.agent for st in self.state)]:
+            if is_bot(agent):
+                agent.check_variant(self.rules)  # (the built-in dmc plays only the rule sets it ships a network for)
         self._match = _core.Match(self.rules, seed=self.seed, deals=self.deals) if self.match else None
         self.deal_index = 0
         self._game = self._match.game if self._match else _core.Game(self.rules, seed=self.seed)

@@ -69,6 +69,12 @@ class Bot {
   // Named statistics of the bot's play so far, summed over every thread (the
   // guided search: decisions, searched, changed); empty for most bots.
   virtual std::vector<std::pair<std::string, uint64_t>> counters() const { return {}; }
+  // Throws std::invalid_argument naming the problem when the bot cannot play
+  // rule set `v` (the built-in dmc where no network is shipped for it). Every
+  // runner asks before its first deal (selfplay, the vector env, the actors,
+  // Python's Bot.step and Bot.values), so `step` never meets a rule set it
+  // cannot play.
+  virtual void check_variant(const Variant& v) const { (void)v; }
 };
 
 using BotPtr = std::shared_ptr<const Bot>;
@@ -112,9 +118,16 @@ BotPtr make_dmc_bot(std::shared_ptr<const QNet> net, std::string label);
 // with 0 rollouts it plays the guide's choice. The bot "NAME+search:N".
 // Throws std::invalid_argument for no guide or rollouts outside 0..kMaxRollouts.
 BotPtr make_guided_search_bot(BotPtr guide, int rollouts, std::string label);
-// The model file bot "dmc" without a path plays (the Python package registers
-// the weights it ships at import). Loaded, and checked, on first use.
-void set_builtin_model(std::string path);
+// The networks the bot "dmc" without a path plays: one model file per preset,
+// as (preset name, path) pairs; the Python package registers the weights it
+// ships at import. The bot plays the network of the preset being played (with
+// either team_formation: the arena fixes the seats) and cannot play a rule set
+// without one (check_variant names those shipped).
+// Throws std::invalid_argument, changing nothing, for an unknown or repeated
+// preset; the files are loaded, and checked, when "dmc" is next made.
+void set_builtin_models(std::vector<std::pair<std::string, std::string>> models);
+// The registered (preset, path) pairs, in the order given.
+std::vector<std::pair<std::string, std::string>> builtin_models();
 
 // Rollouts a decision of the search bot when its name gives no budget.
 inline constexpr int kDefaultRollouts = 128;
