@@ -428,6 +428,39 @@ def test_a_table_refuses_the_built_in_dmc_where_no_network_is_shipped_for_its_ru
             Table(sk.Rules("classic"), turn_seconds=None, **args)
 
 
+def test_the_table_plays_one_move_at_a_time_whatever_the_threads_that_call_it():
+    # The server calls the table from worker threads, and a worker goes on after the
+    # request that started it is cancelled (a page closing): a second worker must then
+    # wait, not compute a move for a position the first is about to change.
+    import threading
+    import time
+
+    import numpy as np
+
+    def slow_lowest_legal(obs, mask, seats):
+        time.sleep(0.002)
+        return np.argmax(mask, axis=1)
+
+    table = Table(sk.Rules("baibian"), ["human"] + [slow_lowest_legal] * 3, seed=4, turn_seconds=None)
+    table.set_away(0, True)  # (the helper plays seat 0: agents play the whole deal)
+    errors = []
+
+    def advance():
+        try:
+            table.advance()
+        except Exception as e:  # noqa: BLE001 - collected for the assertion
+            errors.append(e)
+
+    threads = [threading.Thread(target=advance) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and table.game.is_over()
+    record = table.game.to_json()
+    assert sk.Game.from_json(record).to_json() == record  # (a deal of legal moves, one at a time)
+
+
 def test_an_advisor_without_values_and_a_table_without_advisor():
     client, table = make_client(["human", "greedy", "greedy", "greedy"], advisor="heuristic")
     with client:

@@ -9,11 +9,13 @@ turn timer with its strikes, hints, and the settlement at the end of a deal.
 
 from __future__ import annotations
 
+import functools
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from .. import _core
 from ..agents import AgentLike, agent_label, agent_step, is_bot, resolve_agent
@@ -48,6 +50,22 @@ class SeatState:
     hint_at: int = -1  # the last hint given this turn (index into the hint list)
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _serialized(method: _F) -> _F:
+    """One of the table's entry points: it holds the table's lock, so that calls from
+    several threads (the server runs them in worker threads, and a worker goes on after
+    the request that started it was cancelled) act on the deal one at a time."""
+
+    @functools.wraps(method)
+    def locked(self: Table, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return locked  # type: ignore[return-value]
+
+
 @dataclass
 class Table:
     """A table: `seats` lists four agents or "human"; `deals` deals in a row (a match when
@@ -67,6 +85,7 @@ class Table:
     clock: Callable[[], float] = time.monotonic
     on_deal_end: Callable[[_core.Game, list[str]], None] | None = None
     state: list[SeatState] = field(init=False)
+    _lock: Any = field(init=False, repr=False, default_factory=threading.RLock)  # (see _serialized)
 
     def __post_init__(self) -> None:
         if len(self.seats) != 4:
@@ -149,6 +168,7 @@ class Table:
         if self.on_deal_end:
             self.on_deal_end(self.game, [st.label for st in self.state])
 
+    @_serialized
     def set_away(self, seat: int, away: bool) -> None:
         """A person's seat lost its last connection or was left (托管 until they come
         back, also into the next deals), or came back (托管 off again)."""
@@ -160,6 +180,7 @@ class Table:
             st.auto = st.away = st.waiting = False
         self._start_turn()
 
+    @_serialized
     def advance(self) -> bool:
         """Plays the agents' and 托管 seats' moves until a person must act or the deal
         ends. Returns whether anything was played."""
@@ -172,6 +193,7 @@ class Table:
             played = True
         return played
 
+    @_serialized
     def tick(self) -> bool:
         """The timers. In a deal: a person past the turn deadline gets a strike and the
         helper plays this move; the third strike puts the seat under 托管, and so does the
@@ -202,6 +224,7 @@ class Table:
 
     # -- messages ---------------------------------------------------------------------
 
+    @_serialized
     def handle(self, seat: int, msg: dict[str, Any]) -> dict[str, Any] | None:
         """Applies one message from `seat` (already checked for shape by the server).
         Returns a reply for that seat only (a hint, a reading choice, advice), or None when
@@ -364,6 +387,7 @@ class Table:
 
     # -- views ------------------------------------------------------------------------
 
+    @_serialized
     def view(self, seat: int) -> dict[str, Any]:
         """What `seat` may see (docs/play.md: the `state` message): the deal as the seat
         sees it (view.deal_view) and the table around it."""
