@@ -7,10 +7,11 @@
 Training writes runs/dmc_VARIANT/ (model.safetensors, train.csv, eval.csv, curve.png,
 and with average_last model_average.safetensors and average.json). The model the
 run's own evaluation rates higher, the last or the averaged one (average.json: the
-same deals), is the run's result. It then plays --deals duplicate deals of the fixed
-evaluation set eval-v1 against each of heuristic, greedy and random through the arena
-(WP with its 95% Wilson interval, ADP with its paired t interval); the other model
-plays heuristic there too. The report, its learning curve and the arena's results go to
+same deals), is the run's result. It then plays --deals duplicate deals of the
+fixed evaluation set eval-v1 against every built-in bot but dmc (--search-deals against
+the slow search bot) through the arena (WP with its 95% Wilson interval, ADP with its
+paired t interval); the other model plays heuristic there too, and outside baibian the
+result plays the baibian network. The report, its learning curve and the arena's results go to
 experiments/dmc_VARIANT.md and experiments/dmc_VARIANT/. --ship copies the result to
 python/shuangkou/models/dmc_VARIANT.safetensors: the network the built-in agent `dmc`
 plays in that rule set (docs/dmc_model.md).
@@ -34,7 +35,8 @@ import shuangkou as sk
 from shuangkou.arena_report import outcomes_table, pairs_table
 
 ROOT = Path(__file__).resolve().parents[1]
-OPPONENTS = ["heuristic", "greedy", "random"]
+# Every built-in bot but dmc; search (slow) plays --search-deals, the others --deals.
+OPPONENTS = ["heuristic", "greedy", "random", "simple", "search"]
 # What a run is asked for: (WP against heuristic, at most so many minutes of training).
 TARGETS = {"baibian": (0.70, 120)}
 OTHER_TARGET = (0.55, 60)
@@ -120,6 +122,7 @@ def main() -> int:
     parser.add_argument("--run", help="the training run's folder (default runs/dmc_VARIANT)")
     parser.add_argument("--no-train", action="store_true", help="evaluate the finished run in --run")
     parser.add_argument("--deals", type=int, default=10_000, help="duplicate deals of eval-v1 per opponent")
+    parser.add_argument("--search-deals", type=int, default=1000, help="duplicate deals against the search bot")
     parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--out", default=str(ROOT / "experiments"))
     parser.add_argument("--ship", action="store_true", help="copy the model into the package (the agent dmc)")
@@ -143,7 +146,8 @@ def main() -> int:
     results = []
     for opponent in OPPONENTS:
         t = time.perf_counter()
-        r = sk.arena(variant, agents=[f"dmc:{model}", opponent], deals=f"eval-v1:{args.deals}", threads=args.threads)
+        deals = args.search_deals if opponent == "search" else args.deals
+        r = sk.arena(variant, agents=[f"dmc:{model}", opponent], deals=f"eval-v1:{deals}", threads=args.threads)
         results.append((r, time.perf_counter() - t))
         p = r["pairs"][0]
         print(f"dmc vs {opponent}: WP {p['wp']:.3f} {p['wp_ci']}, ADP {p['adp']:+.2f} {p['adp_ci']}", file=sys.stderr)
@@ -214,10 +218,15 @@ def main() -> int:
         )
     lines += [
         "",
-        f"## The final agent over {args.deals:,} duplicate deals of eval-v1",
+        f"## The final agent over {args.deals:,} duplicate deals of eval-v1 ({args.search_deals:,} against search)",
         "",
-        f"Model `{model.name}` (update {meta.get('update', '?')}, weights version {meta.get('version', '?')}, "
-        f"sha256 `{digest}`), shipped as the network of the built-in agent `dmc` in {variant}.",
+        f"Model `{model.name}` (update {meta.get('update', '?')}, "
+        + (
+            f"the mean of the last {meta['averaged']} evaluated models' weights, "
+            if "averaged" in meta
+            else f"weights version {meta.get('version', '?')}, "
+        )
+        + f"sha256 `{digest}`), shipped as the network of the built-in agent `dmc` in {variant}.",
         "",
         *choice_lines(run, model, compared),
     ]
