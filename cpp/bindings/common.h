@@ -153,7 +153,21 @@ void run_interruptible(const std::function<void(const sk::CancelFlag&, CallingTh
 void run_released(bool interruptible, const std::function<void(const sk::CancelFlag*)>& work);
 
 // Each file registers its part of the module.
+// A float32 observation of `seat` in a Game (the last actions of its history).
+py::array_t<float> encode_game(const sk::Game& g, int seat);
+// Four card strings, by seat.
+std::vector<std::string> hand_strings(const std::array<sk::CardCounts, sk::kNumSeats>& hands);
+// Every action of a history: (seat, Play), or (seat, None) for a pass.
+py::list history_list(const std::vector<sk::Action>& history);
+// What a seat may know, as Game.observation and InfoView.observation give it.
+py::dict observation_dict(const sk::Observation& o, const std::vector<sk::Action>& history);
+// A deal's revealed card as a dict {id, rank, holder, other_copy_holder}, or None.
+py::object revealed_card_dict(const sk::DealSetup& s);
+// The two seats a revealed-card swap exchanged, as a tuple, or None.
+py::object swapped_pair(const sk::DealSetup& s);
+
 void bind_rules(py::module_& m);
+void bind_infoset(py::module_& m);
 void bind_game(py::module_& m);
 void bind_selfplay(py::module_& m);
 void bind_envs(py::module_& m);

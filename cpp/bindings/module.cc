@@ -7,6 +7,7 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "Shuangkou (双扣) rules core: card parsing, pattern reading, comparison, move generation";
   shuangkou_py::bind_rules(m);
   shuangkou_py::bind_game(m);
+  shuangkou_py::bind_infoset(m);
   shuangkou_py::bind_selfplay(m);
   shuangkou_py::bind_envs(m);
   shuangkou_py::bind_qnet(m);

@@ -16,6 +16,7 @@ _choose_build(__path__)  # the x86-64-v3 build of _core where the CPU has it (se
 from ._core import (  # noqa: E402
     MAX_MOVES,
     Game,
+    InfoView,
     Match,
     Play,
     QNet,
@@ -60,6 +61,7 @@ __all__ = [
     "arena",
     "MAX_MOVES",
     "Game",
+    "InfoView",
     "Match",
     "Play",
     "QNet",

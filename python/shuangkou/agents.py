@@ -29,8 +29,8 @@ from __future__ import annotations
 import functools
 import importlib
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Union
 
 import numpy as np
@@ -46,6 +46,7 @@ __all__ = [
     "AgentLike",
     "Bot",
     "Decisions",
+    "Views",
     "agent_label",
     "agent_step",
     "is_bot",
@@ -85,6 +86,13 @@ class Decisions:
     (``rules.catalogue.pattern(id)``, as `shuangkou.action_to_play` gives it): kind,
     reading, key, stars and size are the move's; ``cards`` is the reading in natural
     cards (the cards a hand plays for it may use wild jokers instead).
+
+    ``views[i]``: row i's `InfoView`, what its seat may know of the deal (own hand, the
+    partner's where shown, cards left, every play, the legal ids), with
+    ``view.sample_world(rng)`` drawing a complete `Game` consistent with it, for agents
+    that search (docs/infoset.md). Each view is made when first read, so agents that do
+    not read them pay nothing; they can be read while ``act`` runs (a view made then
+    stays valid after it).
     """
 
     obs: np.ndarray
@@ -93,6 +101,8 @@ class Decisions:
     legal_ids: list[np.ndarray]
     legal_features: list[np.ndarray]
     rules: _core.Rules
+    # Row i's Game, for its view (None: no views, or no longer: act has returned).
+    game_of: Callable[[int], _core.Game] | None = field(default=None, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.seats)
@@ -101,6 +111,41 @@ class Decisions:
     def legal_plays(self) -> list[list[_core.Play | None]]:
         pattern = self.rules.catalogue.pattern
         return [[pattern(i) for i in ids.tolist()] for ids in self.legal_ids]
+
+    @functools.cached_property
+    def views(self) -> Views:
+        return Views(self)
+
+
+class Views(Sequence):
+    """The `InfoView` of each row of a `Decisions`, each made on first use (a replay of
+    the row's deal) and then kept."""
+
+    def __init__(self, decisions: Decisions) -> None:
+        self._decisions = decisions
+        self._made: list[_core.InfoView | None] = [None] * len(decisions)
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if not isinstance(i, (int, np.integer)) or isinstance(i, bool):
+            raise TypeError(f"views are indexed by row (an integer), got {type(i).__name__}")
+        k = int(i)
+        if not -len(self) <= k < len(self):
+            raise IndexError(f"row {k} out of range: {len(self)} decisions")
+        k %= len(self)
+        if self._made[k] is None:
+            game_of = self._decisions.game_of
+            if game_of is None:
+                raise RuntimeError(
+                    "views are made while act() runs: this row's view was not read before act() returned, "
+                    "and its deal has moved on since"
+                )
+            self._made[k] = _core.InfoView(game_of(k), int(self._decisions.seats[k]))
+        return self._made[k]
 
 
 class Agent:
@@ -344,6 +389,7 @@ def decide(agent: AgentLike, core: Any, rows: np.ndarray, rules: _core.Rules, wh
         lambda: [core.legal_features[offsets[j] : offsets[j + 1]] for j in rows],
         rules,
         who,
+        lambda i: core.current_game(int(rows[i])),
     )
 
 
@@ -362,7 +408,7 @@ def agent_step(agent: AgentLike, game: _core.Game, who: str | None = None) -> in
     def features() -> list[np.ndarray]:
         return [_core.encode_moves([rules.catalogue.pattern(int(i)) for i in ids])]
 
-    chosen = _choose(agent, obs, mask, seats, lambda: [ids], features, rules, who or agent_label(agent))
+    chosen = _choose(agent, obs, mask, seats, lambda: [ids], features, rules, who or agent_label(agent), lambda i: game)
     return int(chosen[0])
 
 
@@ -375,12 +421,18 @@ def _choose(
     legal_features: Callable[[], list[np.ndarray]],
     rules: _core.Rules,
     who: str,
+    game_of: Callable[[int], _core.Game],
 ) -> np.ndarray:
     """Asks a Python agent for one action per row (an `Agent` gets `Decisions`, built
-    only for it; a callable gets (obs, mask, seats)) and checks the answer."""
+    only for it, whose views read row i's deal from ``game_of(i)`` while it acts; a
+    callable gets (obs, mask, seats)) and checks the answer."""
     try:
         if isinstance(agent, Agent):
-            chosen = agent.act(Decisions(obs, mask, seats, legal_ids(), legal_features(), rules))
+            decisions = Decisions(obs, mask, seats, legal_ids(), legal_features(), rules, game_of)
+            try:
+                chosen = agent.act(decisions)
+            finally:
+                decisions.game_of = None  # the deals move on: no view made from them later
         else:
             chosen = agent(obs, mask, seats)
     except (Exception, SystemExit) as e:  # (an agent must not end the run by exiting)

@@ -10,18 +10,6 @@
 namespace shuangkou_py {
 namespace {
 
-py::list history_list(const sk::Game& g) {
-  py::list out;
-  for (const auto& a : g.history()) out.append(py::make_tuple(a.seat, play_or_none(a.play)));
-  return out;
-}
-
-std::vector<std::string> hand_strings(const std::array<sk::CardCounts, sk::kNumSeats>& hands) {
-  std::vector<std::string> out;
-  for (const auto& h : hands) out.push_back(h.to_string());
-  return out;
-}
-
 sk::Game make_game(const py::handle& variant, const py::handle& seed, const py::handle& hands,
                    const py::handle& leader, const py::kwargs& overrides) {
   const sk::Rules v = make_rules(variant, overrides);
@@ -52,23 +40,6 @@ sk::Play move_arg(const sk::Game& g, const py::handle& move) {
     if (t == "pass") return sk::kPass;
   }
   return g.reading_for_current_player(to_counts(move, "move"));
-}
-
-py::dict observation_dict(const sk::Game& g, int seat) {
-  const sk::Observation o = g.observation(seat);
-  py::dict d;
-  d["seat"] = o.seat;
-  d["hand"] = o.own_hand.to_string();
-  d["partner_hand"] = o.partner_hand ? py::cast(o.partner_hand->to_string()) : py::none();
-  d["cards_left"] = std::vector<int>(o.cards_left.begin(), o.cards_left.end());
-  d["played"] = hand_strings(o.played);
-  d["top"] = o.top_owner >= 0 ? py::cast(o.top) : py::none();
-  d["top_owner"] = o.top_owner >= 0 ? py::cast(o.top_owner) : py::none();
-  d["passes"] = o.passes;
-  d["finish_order"] = std::vector<int>(o.finish_order.begin(), o.finish_order.begin() + o.num_finished);
-  d["scores"] = std::vector<int64_t>(o.running_scores.begin(), o.running_scores.end());
-  d["history"] = history_list(g);
-  return d;
 }
 
 std::vector<int> finish_order_list(const sk::GameState& s) {
@@ -213,37 +184,27 @@ void bind_game(py::module_& m) {
            [](const sk::Game& g) -> py::object {
              return g.state().top_owner() >= 0 ? py::cast(g.state().top_owner()) : py::none();
            })
-      .def("history", &history_list, "Every action so far: (seat, Play), or (seat, None) for a pass.")
+      .def(
+          "history", [](const sk::Game& g) { return history_list(g.history()); },
+          "Every action so far: (seat, Play), or (seat, None) for a pass.")
       .def(
           "finish_order", [](const sk::Game& g) { return finish_order_list(g.state()); },
           "Seats that went out, in order; once over, all four seats by place.")
       .def(
           "observation",
           [](const sk::Game& g, const py::handle& seat) {
-            return observation_dict(g, seat.is_none() ? g.state().current_player() : seat_arg(seat, "seat"));
+            const int s = seat.is_none() ? g.state().current_player() : seat_arg(seat, "seat");
+            return observation_dict(g.observation(s), g.history());
           },
           py::arg("seat") = py::none(),
           "What a seat may know: own hand, the partner's only where the variant shows it (JJ), "
           "cards left, cards played, the trick, places, points so far, all plays.")
       .def_property_readonly("leader", [](const sk::Game& g) { return g.setup().leader; })
-      .def_property_readonly("revealed_card",
-                             [](const sk::Game& g) -> py::object {
-                               const sk::DealSetup& s = g.setup();
-                               if (s.revealed_card < 0) return py::none();
-                               py::dict d;
-                               d["id"] = s.revealed_card;
-                               d["rank"] = std::string(sk::rank_token(sk::physical_rank(s.revealed_card)));
-                               d["holder"] = s.revealed_holder;
-                               d["other_copy_holder"] = s.other_copy_holder;
-                               return d;
-                             })
       .def_property_readonly(
-          "swapped",
-          [](const sk::Game& g) -> py::object {
-            const auto& w = g.setup().swapped;
-            if (w[0] < 0) return py::none();
-            return py::make_tuple(static_cast<int>(w[0]), static_cast<int>(w[1]));
-          },
+          "revealed_card", [](const sk::Game& g) { return revealed_card_dict(g.setup()); },
+          "The card turned up to choose the leader: {id, rank, holder, other_copy_holder}, or None.")
+      .def_property_readonly(
+          "swapped", [](const sk::Game& g) { return swapped_pair(g.setup()); },
           "The two seats whose hands the revealed-card rule exchanged, or None.")
       .def_property_readonly("params",
                              [](const sk::Game& g) {

@@ -13,17 +13,6 @@
 namespace shuangkou_py {
 namespace {
 
-// A float32 observation of `seat` in a Game (the last actions of its history).
-py::array_t<float> encode_game(const sk::Game& g, int seat) {
-  py::array_t<float> out(sk::observation_size());
-  const auto& h = g.history();
-  const size_t first = h.size() > sk::kRecentActions ? h.size() - sk::kRecentActions : 0;
-  sk::encode_observation(g.variant(), g.state(),
-                         std::span<const sk::Action>(h.data() + first, h.size() - first), seat,
-                         out.mutable_data());
-  return out;
-}
-
 // The Python face of VectorEnv: numpy views of its fixed buffers, and the
 // ragged legal-move arrays handed over (moved, not copied) after each step.
 // Threads: the constructor, reset and step release the GIL while C++ plays

@@ -16,7 +16,7 @@ constexpr int kDanger = 6;
 // True if no unseen card set can beat the non-bomb `m` without a bomb: a
 // single, pair or triple above which no unseen rank (with unseen wilds)
 // holds enough cards, or any play longer than every opponent's hand.
-bool unbeatable(const Variant& v, const View& view, const Play& m) {
+bool unbeatable(const Variant& v, const SeatKnowledge& view, const Play& m) {
   bool longer_than_all = true;
   for (int i = 0; i < kNumSeats; ++i)
     if (view.opponent(i) && view.cards_left[i] >= m.size) longer_than_all = false;
@@ -49,7 +49,7 @@ bool unbeatable(const Variant& v, const View& view, const Play& m) {
   return true;
 }
 
-Play lead(const Variant& v, const GameState& s, const MoveList& moves, const View& view) {
+Play lead(const Variant& v, const GameState& s, const MoveList& moves, const SeatKnowledge& view) {
   const float base = hand_cost(v, view.hand);
   const int partner_left = view.cards_left[view.partner];
   const Play* best = nullptr;
@@ -86,7 +86,7 @@ Play lead(const Variant& v, const GameState& s, const MoveList& moves, const Vie
   return *weakest_bomb(moves);  // only bombs left
 }
 
-Play follow(const Variant& v, const GameState& s, const MoveList& moves, const View& view) {
+Play follow(const Variant& v, const GameState& s, const MoveList& moves, const SeatKnowledge& view) {
   const int owner = s.top_owner();
   // The partner's play is let run: it keeps the lead with the team, and if
   // the partner has just gone out, passing hands the lead over (接风).
@@ -120,7 +120,7 @@ Play follow(const Variant& v, const GameState& s, const MoveList& moves, const V
 
 Play heuristic_action(const Variant& v, const GameState& s, const MoveList& moves) {
   if (const Play* out = going_out(s, moves)) return *out;
-  const View view(v, s);
+  const SeatKnowledge view(v, s);
   return s.is_leading() ? lead(v, s, moves, view) : follow(v, s, moves, view);
 }
 

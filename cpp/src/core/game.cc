@@ -290,6 +290,16 @@ void Game::apply_action(int id) {
   apply(legal_.moves[static_cast<size_t>(it - legal_.ids.begin())]);
 }
 
+Game Game::redealt(const std::array<CardCounts, kNumSeats>& hands) const {
+  Game g = *this;
+  g.state_ = state_.redealt(hands);
+  for (int s = 0; s < kNumSeats; ++s) g.initial_[s] = hands[s] + state_.played(s);
+  g.setup_ = DealSetup{};  // a set deal of these hands: no seed, no revealed card
+  g.setup_.leader = setup_.leader;
+  g.ids_at_ = -1;
+  return g;
+}
+
 Game Game::replay(const Rules& r, uint64_t seed, std::span<const Action> actions) {
   Game g(r, seed);
   for (const Action& a : actions) g.apply(a.play);

@@ -219,6 +219,12 @@ class Game {
   // where ("agents": four labels, as the runners write them); the replay does
   // not depend on it.
   static Game from_json(const std::string& json);
+  // The same deal with other hands now (each seat's new hand as many cards
+  // as its hand now; unchecked): a set deal of those hands plus the cards
+  // each seat has played, with this game's leader and history (no seed, no
+  // revealed card), so its record replays exactly. The worlds of
+  // InfoView::sample_world.
+  Game redealt(const std::array<CardCounts, kNumSeats>& hands) const;
   // The game dealt from (r, seed) after `actions`, each applied with apply()
   // (std::invalid_argument naming the first that is not legal).
   static Game replay(const Rules& r, uint64_t seed, std::span<const Action> actions);
