@@ -13,6 +13,9 @@ section giving the workaround for each failure. Nothing is trained beyond a few 
 MaskablePPO steps; RLlib only samples episodes with an untrained module. The whole run
 takes a minute or two on a laptop CPU and exits 0 whatever the results (the table is
 the result).
+
+The hand-written end of the existing report, from its first line starting with
+`<!-- kept` on (the OpenSpiel section), is kept: it follows the regenerated part.
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ DEFAULT_OUT = HERE.parent / "docs" / "compatibility.md"
 VECTOR_STEPS = 200
 MAX_DEAL_STEPS = 10_000  # a deal is a few hundred steps at most; a guard against a loop that never ends
 
+# The hand-written part of the report starts at a line beginning with this; regenerating keeps it.
+KEPT_MARKER = "<!-- kept"
 # Shared between the checks of one client (e.g. the TorchRL env built by one check and used by the next).
 STATE: dict[str, Any] = {}
 # Package-side observations made by the checks, for the notes section.
@@ -1012,6 +1017,16 @@ def markdown(rows: list[Row], command: str, total_seconds: float) -> str:
     return "\n".join(out)
 
 
+def kept_part(path: Path) -> str:
+    """The hand-written end of the report at `path`: from its first line starting with
+    KEPT_MARKER on ('' where the file or the marker is missing)."""
+    if not path.is_file():
+        return ""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    at = next((i for i, line in enumerate(lines) if line.startswith(KEPT_MARKER)), None)
+    return "" if at is None else "".join(lines[at:])
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"the markdown report (default {DEFAULT_OUT})")
@@ -1028,7 +1043,10 @@ def main() -> int:
     total = time.perf_counter() - start
     command = shlex.join(["python", "experiments/compat.py", *sys.argv[1:]])
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(markdown(rows, command, total) + "\n", encoding="utf-8")
+    text, kept = markdown(rows, command, total) + "\n", kept_part(args.out)
+    if kept:
+        text = text.rstrip("\n") + "\n\n" + kept
+    args.out.write_text(text, encoding="utf-8")
     fails = sum(r.result == "FAIL" for r in rows)
     print(f"{len(rows)} checks, {fails} failed; wrote {args.out}")
     return 0
