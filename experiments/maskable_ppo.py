@@ -3,6 +3,7 @@
     python experiments/maskable_ppo.py                 # ~5 minutes of training (this 2-core machine)
     python experiments/maskable_ppo.py --minutes 1     # shorter
     python experiments/maskable_ppo.py --timesteps 200000
+    python experiments/maskable_ppo.py --save runs/ppo.zip   # keep the model: sk.policy_agent("runs/ppo.zip", variant="baibian")
 
 The learner plays seat 0 (and, by default, its partner seat 2: --no-control-partner
 leaves seat 2 to a random bot) in baibian with team_formation="fixed", against two
@@ -53,6 +54,12 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--control-partner", action=argparse.BooleanOptionalAction, default=True)
     p.add_argument("--out", type=Path, default=HERE / "maskable_ppo.md")
     p.add_argument("--plot", type=Path, default=HERE / "maskable_ppo.png")
+    p.add_argument(
+        "--save",
+        type=Path,
+        default=None,
+        help="also save the trained model there (an SB3 .zip; play it with sk.policy_agent(PATH, variant=...))",
+    )
     return p.parse_args()
 
 
@@ -255,6 +262,10 @@ def main() -> None:
 
     cb = Progress()
     model.learn(total_timesteps=total, callback=cb)
+    if args.save is not None:
+        args.save.parent.mkdir(parents=True, exist_ok=True)
+        model.save(args.save)
+        print(f"saved the model to {args.save}")
     timesteps = model.num_timesteps
     train_s = cb.train_s
 

@@ -49,6 +49,7 @@ from .layout import (  # noqa: E402
     observation_slices,
     state_slices,
 )
+from .policies import PolicyAgent, policy_agent  # noqa: E402
 from .selfplay import SelfPlayResult, selfplay  # noqa: E402
 from .vector import VectorEnv  # noqa: E402
 
@@ -76,6 +77,8 @@ __all__ = [
     "action_to_play",
     "num_actions",
     "play_to_action",
+    "PolicyAgent",
+    "policy_agent",
     "obs_view",
     "move_view",
     "observation_slices",

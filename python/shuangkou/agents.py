@@ -44,6 +44,7 @@ __all__ = [
     "Agent",
     "AgentError",
     "AgentLike",
+    "AgentRulesError",
     "Bot",
     "Decisions",
     "Views",
@@ -67,6 +68,12 @@ class AgentActionError(AgentError, ValueError):
     """A Python agent returned something that is not one legal action id per decision
     (a wrong shape, non-integers, ids out of range or not legal). Both an `AgentError`
     (the agent failed) and a ``ValueError`` (its output is bad input to the game)."""
+
+
+class AgentRulesError(AgentError, ValueError):
+    """A Python agent refused the rules it was asked to play: its ``reset(rules)`` raised
+    ValueError (a policy trained for other rules, say). Both an `AgentError` and a
+    ``ValueError``, raised before any deal is played; the agent's exception is chained."""
 
 
 @dataclass
@@ -370,6 +377,8 @@ def reset_agent(agent: AgentLike, rules: _core.Rules, who: str) -> None:
         return
     try:
         agent.reset(rules)
+    except ValueError as e:  # the agent refuses these rules: its whole reason, which may be long
+        raise AgentRulesError(f"{who}: reset() refused the rules: {clip(str(e), 2000)}") from e
     except (Exception, SystemExit) as e:  # (an agent must not end the run by exiting)
         raise AgentError(f"{who}: reset() raised {_describe(e)}") from e
 
