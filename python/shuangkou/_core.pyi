@@ -386,6 +386,7 @@ class VectorEnvCore(metaclass=_pybind11_type):
         reward: str,
         dense_mask: bool,
         deals: int = -1,
+        first_deal: int = 0,
         **overrides: _Override,
     ) -> None: ...
     @staticmethod
@@ -516,6 +517,7 @@ def run_selfplay(
     replays: int = 0,
     on_records: Callable[[list[str]], object] | None = None,
     progress: Callable[[int], bool] | None = None,
+    first: int = 0,
     **overrides: _Override,
 ) -> _ResultArrays:
     """Low-level batch self-play (see shuangkou.selfplay): per-deal numpy arrays.

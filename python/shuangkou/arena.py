@@ -38,6 +38,7 @@ from . import _core
 from ._args import DEFAULT_SEED, int_arg
 from .agents import Agent, AgentLike, is_bot, resolve_agent, unique_labels
 from .memory import check_memory
+from .ray_cluster import check_ray_arg
 from .replays import ReplayWriter
 from .selfplay import OUTCOMES, selfplay
 from .stats import bradley_terry, t975, wilson_interval
@@ -179,6 +180,8 @@ def arena(
     progress: Callable[[int, int], Any] | None = None,
     replays: int | str = 0,
     replay_path: str | os.PathLike | None = None,
+    ray: bool | str = False,
+    chunk: int | None = None,
     **overrides: Any,
 ) -> ArenaResult:
     """Round robin of duplicate matches between `agents`; returns the summary (a dict,
@@ -193,6 +196,9 @@ def arena(
     far over all pairs (each duplicate pair is two deals). replays: the first N deals (or
     "all") of each pair and half are written to replay_path (gzip JSON lines, records naming their
     seats' agents, as selfplay writes them; `shuangkou replay` shows them); built-in agents only.
+    ray, chunk: play on Ray as `selfplay` does (docs/ray.md): every half of every pair is cut
+    into chunks of `chunk` deals, all sent at once; the results are the one-machine results,
+    and ``result["ray"]["nodes"]`` counts the chunks each node ran.
     """
     if isinstance(agents, str):
         agents = [a.strip() for a in agents.split(",")]
@@ -215,6 +221,11 @@ def arena(
         raise ValueError("replays and replay_path go together: give both (a count and a .jsonl.gz file) or neither")
     if replays and not all(is_bot(a) for a in resolved):
         raise ValueError("replays are recorded for built-in agents only")
+    ray = check_ray_arg(ray)
+    if chunk is not None:
+        chunk = int_arg(chunk, "chunk", 1, 2**62)
+        if not ray:
+            raise ValueError("chunk: deals per Ray task, for ray=...; without Ray the deals are not cut")
     # (a dmc:PATH agent's network was read once, by resolve_agent: every pair and both
     # halves play it even if the file is rewritten meanwhile, as a training run does)
     writer = ReplayWriter(replay_path) if replays else None
@@ -233,6 +244,8 @@ def arena(
             progress,
             replays,
             writer,
+            ray,
+            chunk,
         )
     finally:
         if writer is not None:
@@ -253,40 +266,61 @@ def _play_round_robin(
     progress: Callable[[int, int], Any] | None,
     replays: int = 0,
     writer: ReplayWriter | None = None,
+    ray: bool | str = False,
+    chunk: int | None = None,
 ) -> ArenaResult:
     """Plays every pair of `resolved` (labelled `labels`) over deals 0..n-1 of `base_seed`;
     the first `replays` deals of each half go to `writer`."""
     total = 2 * n * len(pairs_ix)
-    played = 0
     start = time.perf_counter()
-    pairs: list[dict[str, Any]] = []
-    arrays: dict[tuple[str, str], dict[str, Any]] = {}
-    for i, j in pairs_ix:
-        halves = []
-        for half, (first, second) in enumerate(((resolved[i], resolved[j]), (resolved[j], resolved[i]))):
+    # Each pair's two halves: (agents by seat, their labels), A in seats 0/2, then B.
+    halves_of = [
+        [([resolved[x], resolved[y]] * 2, [labels[x], labels[y]] * 2) for x, y in ((i, j), (j, i))] for i, j in pairs_ix
+    ]
+    sinks = [
+        writer.for_seats(seat_labels) if writer is not None else None for pair in halves_of for _, seat_labels in pair
+    ]
+    ray_info = None
+    if ray:
+        from .ray_runs import RunSpec, play_runs
 
-            def report(done: int, before: int = played) -> bool:
+        runs = [RunSpec(agents, n, replays if writer is not None else 0) for pair in halves_of for agents, _ in pair]
+        played, ray_info = play_runs(
+            rules,
+            runs,
+            base_seed,
+            ray=ray,
+            threads=threads,
+            batch=batch,
+            chunk=chunk,
+            progress=_reporting(progress),
+            on_records=[s.write if s is not None else None for s in sinks],
+        )
+    else:
+        played = []
+        for k, (agents, _) in enumerate(half for pair in halves_of for half in pair):
+
+            def report(done: int, before: int = k * n) -> bool:
                 if progress is not None:
                     progress(before + done, total)
                 return True
 
-            seated = None
-            if writer is not None:
-                a, b = (labels[i], labels[j]) if half == 0 else (labels[j], labels[i])
-                seated = writer.for_seats([a, b, a, b])
             r = selfplay(
                 rules,
                 games=n,
-                agents=[first, second],
+                agents=agents,
                 threads=threads,
                 seed=base_seed,
                 batch=batch,
                 progress=report,
-                replays=replays if seated else 0,
-                replay_path=seated,
+                replays=replays if sinks[k] is not None else 0,
+                replay_path=sinks[k],
             )
-            halves.append(r.arrays)
-            played += n
+            played.append(r.arrays)
+    pairs: list[dict[str, Any]] = []
+    arrays: dict[tuple[str, str], dict[str, Any]] = {}
+    for p, (i, j) in enumerate(pairs_ix):
+        halves = played[2 * p : 2 * p + 2]
         summary, diff = pair_summary(labels[i], labels[j], (halves[0], halves[1]))
         pairs.append(summary)
         arrays[(labels[i], labels[j])] = {"score_diff": diff, "halves": halves}
@@ -300,10 +334,24 @@ def _play_round_robin(
             "seed": base_seed,
             "deals": n,
             "eval_set": eval_set,
-            "threads": threads or os.cpu_count(),
+            "threads": (threads or 1) if ray else threads or os.cpu_count(),
             "elapsed_s": time.perf_counter() - start,
+            "ray": ray_info,
         },
     )
+
+
+def _reporting(progress: Callable[[int, int], Any] | None) -> Callable[[int, int], bool] | None:
+    """The arena's progress(done, total) as a Ray run's: called with the deals of every
+    half so far; the arena never stops early, whatever it returns."""
+    if progress is None:
+        return None
+
+    def report(done: int, total: int) -> bool:
+        progress(done, total)
+        return True
+
+    return report
 
 
 def combine(
@@ -345,5 +393,7 @@ def combine(
             "statistics": STATISTICS,
         }
     )
+    if meta.get("ray") is not None:
+        result["ray"] = meta["ray"]
     result.arrays = arrays
     return result

@@ -118,6 +118,8 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
             replays=replays,
             replay_path=(out / "replays.jsonl.gz") if replays else None,
             progress=progress,
+            ray=args.ray,
+            chunk=args.chunk,
             **overrides,
         )
     finally:
@@ -189,6 +191,8 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             progress=progress,
             replays=replays,
             replay_path=out / "replays.jsonl.gz" if replays else None,
+            ray=args.ray,
+            chunk=args.chunk,
             **overrides,
         )
     finally:
@@ -206,6 +210,23 @@ def _variant_options(parser: argparse.ArgumentParser) -> None:
     shared by the commands that play deals."""
     add_variant_options(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _ray_options(parser: argparse.ArgumentParser) -> None:
+    """--ray [ADDRESS] and --chunk: play on a Ray cluster (docs/ray.md)."""
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const=True,
+        default=False,
+        metavar="ADDRESS",
+        help="play on Ray (needs pip install '.[ray]'): alone, a new local Ray (or the one this process has); "
+        "'auto' the cluster of this machine (ray start --head); HOST:PORT a cluster's head. The deals are cut "
+        "into chunks, one Ray task of --threads CPUs each (1 for 0); the results equal the one-machine run's",
+    )
+    parser.add_argument(
+        "--chunk", type=int, default=None, help="with --ray: deals a task (default: about four tasks a worker)"
+    )
 
 
 def _add_selfplay(sub: Any) -> None:
@@ -235,6 +256,7 @@ def _add_selfplay(sub: Any) -> None:
     add_force_option(sp, ", ".join(SELFPLAY_FILES))
     sp.add_argument("--replays", default="0", help="record the first N deals, or 'all'")
     _variant_options(sp)
+    _ray_options(sp)
     sp.set_defaults(func=_cmd_selfplay)
 
 
@@ -282,6 +304,7 @@ def _add_arena(sub: Any) -> None:
         "(shuangkou replay shows them)",
     )
     _variant_options(ar)
+    _ray_options(ar)
     ar.set_defaults(func=_cmd_arena)
 
 

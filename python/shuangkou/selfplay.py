@@ -23,6 +23,7 @@ from . import _core
 from ._args import DEFAULT_SEED, int_arg
 from .agents import Agent, AgentLike, decide, is_bot, reset_agent, resolve_agent, seat_labels
 from .memory import check_memory
+from .ray_cluster import check_ray_arg
 from .replays import ReplayWriter
 
 OUTCOMES = ("double", "single", "draw")  # outcome codes 0, 1, 2 (双扣, 单扣, 平扣): the one definition
@@ -83,6 +84,8 @@ def selfplay(
     replay_path: str | os.PathLike | None = None,
     progress: Callable[[int], Any] | None = None,
     batch: int = 1024,
+    ray: bool | str = False,
+    chunk: int | None = None,
     **overrides: Any,
 ) -> SelfPlayResult:
     """Plays `games` deals and returns their summary (a dict) with per-deal arrays.
@@ -103,6 +106,15 @@ def selfplay(
     and the built-in seats play it as the C++ runner does, so the results do not depend
     on `batch` or `threads` for agents that decide from their inputs alone (a callable
     that draws from its own random stream sees its calls in a batch-dependent order).
+
+    ray: True (the Ray this process is connected to, or a new local one), "auto" or
+    "HOST:PORT" (a cluster) plays the deals on Ray (docs/ray.md): cut into chunks of
+    `chunk` deals (default: about four chunks a worker), each a Ray task of `threads`
+    CPUs (1 when threads is 0) running the batch runner. The result is the one-machine
+    result for any cluster and chunk size; ``summary["ray"]["nodes"]`` says how many
+    chunks each node (by Ray node id) ran. Python agents travel to the workers
+    (pickled; ValueError before any work is sent when one cannot be). Replays are
+    recorded on the workers and written here, in deal order.
     """
     games = int_arg(games, "games", 1, 2**62)
     check_memory(games)
@@ -115,6 +127,11 @@ def selfplay(
     replays_n = _replay_count(replays, replay_path, games, names)
     if progress is not None and not callable(progress):
         raise ValueError(f"progress: a callable progress(done) or None, got {type(progress).__name__}")
+    ray = check_ray_arg(ray)
+    if chunk is not None:
+        chunk = int_arg(chunk, "chunk", 1, 2**62)
+        if not ray:
+            raise ValueError("chunk: deals per Ray task, for ray=...; without Ray the deals are not cut")
 
     def report(done: int) -> bool:
         if progress is None:
@@ -123,26 +140,9 @@ def selfplay(
         return answer is None or bool(answer)  # False (numpy's too) stops; None goes on
 
     start = time.perf_counter()
-    if all(is_bot(a) for a in names):
-        opened = bool(replays_n) and not _is_writer(replay_path)
-        writer = ReplayWriter(replay_path) if opened else replay_path if replays_n else None
-        seated = writer.for_seats(labels) if opened else writer  # (a caller's writer names the seats itself)
-        try:
-            arrays = _core.run_selfplay(
-                rules,
-                games,
-                names,
-                threads=threads,
-                seed=seed,
-                replays=replays_n,
-                on_records=seated.write if seated else None,
-                progress=report,
-            )
-        finally:
-            if opened:
-                writer.close()
-    else:
-        arrays = _selfplay_batched(rules, games, names, threads, seed, batch, report)
+    arrays, ray_info = _play_all(
+        rules, games, names, labels, threads, seed, batch, replays_n, replay_path, report, ray, chunk
+    )
     elapsed = time.perf_counter() - start
     params = rules.params
     summary = summarize(arrays, labels, elapsed)
@@ -151,13 +151,90 @@ def selfplay(
         "params": params,
         "games_requested": games,
         "seed": seed,
-        "threads": threads or os.cpu_count(),
+        "threads": (threads or 1) if ray else threads or os.cpu_count(),
         "agents": labels,
         **summary,
     }
+    if ray_info is not None:
+        summary["ray"] = ray_info
     result = SelfPlayResult(summary)
     result.arrays = arrays
     return result
+
+
+def play_chunk(
+    rules: _core.Rules,
+    agents: list[AgentLike],
+    first: int,
+    games: int,
+    seed: int,
+    threads: int,
+    batch: int,
+    replays: int,
+    on_records: Callable[[list[str]], Any] | None,
+    report: Callable[[int], bool] | None = None,
+) -> dict[str, np.ndarray]:
+    """Deals first..first+games-1 of `seed` played by `agents` (one per seat, resolved) on
+    this machine: the per-deal arrays, in deal order. The first `replays` of them (-1:
+    all; built-in agents only) go to on_records as JSON records, a block at a time."""
+    if all(is_bot(a) for a in agents):
+        return _core.run_selfplay(
+            rules,
+            games,
+            agents,
+            threads=threads,
+            seed=seed,
+            replays=replays,
+            on_records=on_records,
+            progress=report,
+            first=first,
+        )
+    return _selfplay_batched(rules, games, agents, threads, seed, batch, report or (lambda done: True), first)
+
+
+def _play_all(
+    rules: _core.Rules,
+    games: int,
+    names: list[AgentLike],
+    labels: list[str],
+    threads: int,
+    seed: int,
+    batch: int,
+    replays_n: int,
+    replay_path: Any,
+    report: Callable[[int], bool],
+    ray: bool | str,
+    chunk: int | None,
+) -> tuple[dict[str, np.ndarray], dict[str, Any] | None]:
+    """The deals of a `selfplay` call, here or on Ray, with their replays written: the
+    per-deal arrays and, on Ray, where the chunks ran."""
+    opened = bool(replays_n) and not _is_writer(replay_path)
+    writer = ReplayWriter(replay_path) if opened else replay_path if replays_n else None
+    seated = writer.for_seats(labels) if opened else writer  # (a caller's writer names the seats itself)
+    on_records = seated.write if seated else None
+    ray_info = None
+    try:
+        if ray:
+            from .ray_runs import RunSpec, play_runs
+
+            runs, ray_info = play_runs(
+                rules,
+                [RunSpec(names, games, replays_n)],
+                seed,
+                ray=ray,
+                threads=threads,
+                batch=batch,
+                chunk=chunk,
+                progress=lambda done, total: report(done),
+                on_records=[on_records],
+            )
+            arrays = runs[0]
+        else:
+            arrays = play_chunk(rules, names, 0, games, seed, threads, batch, replays_n, on_records, report)
+    finally:
+        if opened:
+            writer.close()
+    return arrays, ray_info
 
 
 def _is_writer(obj: Any) -> bool:
@@ -194,9 +271,10 @@ def _selfplay_batched(
     seed: int,
     batch: int,
     report: Callable[[int], bool],
+    first: int = 0,
 ) -> dict[str, np.ndarray]:
     """Self-play with callables: a vector env whose callable seats are external, playing
-    deals 0..games-1 of `seed`; the result arrays are in deal order."""
+    deals first..first+games-1 of `seed`; the result arrays are in deal order."""
     bots = [a if is_bot(a) else None for a in agents]
     # Each external agent is called once a step with the decisions of all its seats.
     external: list[tuple[AgentLike, list[int]]] = []
@@ -215,7 +293,7 @@ def _selfplay_batched(
         reset_agent(a, rules, who[id(a)])
     # `deals` mode: the envs together play deals 0..games-1 of `seed`, each dealt and
     # played (bots included) exactly as in the C++ runner, whatever the batch size.
-    core = _core.VectorEnvCore(rules, min(batch, games), seed, threads, bots, "score", True, games)
+    core = _core.VectorEnvCore(rules, min(batch, games), seed, threads, bots, "score", True, games, first)
     core.reset()
     parts: list[tuple[np.ndarray, dict[str, np.ndarray]]] = []  # (deal indices, their results)
     collected = 0
@@ -236,16 +314,22 @@ def _selfplay_batched(
                 next_report += 8192
                 if not report(collected):
                     break
-    empty = core.finished_results([])
     if not parts:
-        return empty
+        return core.finished_results([])
     order = np.argsort(np.concatenate([ix for ix, _ in parts]), kind="stable")
+    return concat_results([r for _, r in parts], order)
+
+
+def concat_results(parts: list[dict[str, np.ndarray]], order: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """Per-deal arrays of several parts as one: each array concatenated (then taken in
+    `order` where given), the bomb totals summed."""
     out = {}
-    for k in empty:
+    for k in parts[0]:
         if k == "bombs_by_stars":
-            out[k] = np.sum([r[k] for _, r in parts], axis=0)
+            out[k] = np.sum([r[k] for r in parts], axis=0)
         else:
-            out[k] = np.concatenate([r[k] for _, r in parts])[order]  # by deal index
+            joined = np.concatenate([r[k] for r in parts])
+            out[k] = joined if order is None else joined[order]
     return out
 
 

@@ -23,7 +23,7 @@ class PyVectorEnv {
  public:
   PyVectorEnv(const py::handle& variant, int num_envs, const py::handle& seed, int threads,
               const py::handle& bots, const py::handle& reward, bool dense_mask, int64_t deals,
-              const py::kwargs& overrides) {
+              int64_t first_deal, const py::kwargs& overrides) {
     sk::VectorEnvOptions o;
     o.rules = make_rules(variant, overrides);
     o.num_envs = num_envs;
@@ -37,6 +37,8 @@ class PyVectorEnv {
     if (deals < -1)
       throw py::value_error("deals must be -1 (endless) or a count >= 0, got " + std::to_string(deals));
     o.deals = deals;
+    if (first_deal < 0) throw py::value_error("first_deal must be >= 0, got " + std::to_string(first_deal));
+    o.first_deal = static_cast<uint64_t>(first_deal);
     interruptible_ = any_slow(o.bots);
     run_released(interruptible_,
                  [&](const sk::CancelFlag* cancel) { env_ = std::make_unique<sk::VectorEnv>(o, cancel); });
@@ -213,9 +215,9 @@ void bind_envs(py::module_& m) {
 
   py::class_<PyVectorEnv>(m, "VectorEnvCore", "The C++ vector env (see shuangkou.VectorEnv).")
       .def(py::init<const py::handle&, int, const py::handle&, int, const py::handle&, const py::handle&,
-                    bool, int64_t, const py::kwargs&>(),
+                    bool, int64_t, int64_t, const py::kwargs&>(),
            py::arg("variant"), py::arg("num_envs"), py::arg("seed"), py::arg("threads"), py::arg("bots"),
-           py::arg("reward"), py::arg("dense_mask"), py::arg("deals") = -1)
+           py::arg("reward"), py::arg("dense_mask"), py::arg("deals") = -1, py::arg("first_deal") = 0)
       .def(
           "finished_indices",
           [](PyVectorEnv& e, const std::vector<int>& envs) {

@@ -10,13 +10,16 @@ namespace {
 // progress callback and the record sink run on the calling thread.
 py::dict run_selfplay_py(const py::handle& variant, int64_t games, const py::handle& agents, int threads,
                          const py::handle& seed, int64_t replays, const py::object& on_records,
-                         const py::object& progress, const py::kwargs& overrides) {
+                         const py::object& progress, int64_t first, const py::kwargs& overrides) {
   sk::SelfPlayOptions o;
   o.variant = make_variant(variant, overrides, nullptr);
   o.games = games;
   o.threads = threads;
   o.seed = seed_arg(seed);
   o.replays = replays;
+  if (first < 0)
+    throw py::value_error("first must be >= 0 (the index of the first deal), got " + std::to_string(first));
+  o.first = static_cast<uint64_t>(first);
   const std::vector<py::handle> names = seat_list(agents, "agents (one bot per seat)");
   for (int s = 0; s < sk::kNumSeats; ++s)
     o.agents[s] = bot_arg(names[s], "agent of seat " + std::to_string(s));
@@ -47,8 +50,9 @@ py::dict run_selfplay_py(const py::handle& variant, int64_t games, const py::han
 void bind_selfplay(py::module_& m) {
   m.def("run_selfplay", &run_selfplay_py, py::arg("variant"), py::arg("games"), py::arg("agents"),
         py::arg("threads") = 0, py::arg("seed") = 0, py::arg("replays") = 0,
-        py::arg("on_records") = py::none(), py::arg("progress") = py::none(),
-        "Low-level batch self-play (see shuangkou.selfplay): returns per-deal numpy arrays.");
+        py::arg("on_records") = py::none(), py::arg("progress") = py::none(), py::arg("first") = 0,
+        "Low-level batch self-play (see shuangkou.selfplay): returns per-deal numpy arrays of deals "
+        "first..first+games-1 of the seed.");
 }
 
 }  // namespace shuangkou_py

@@ -57,7 +57,7 @@ int64_t run_selfplay(const SelfPlayOptions& o, std::vector<DealResult>& results,
       for (int64_t i = done; i < end; ++i) {
         if (cancel_requested(o.cancel)) continue;  // (an OpenMP loop cannot be left early)
         std::string* record = i - done < recorded ? &records[i - done] : nullptr;
-        results[i] = play_deal(o, static_cast<uint64_t>(i), scratch, record);
+        results[i] = play_deal(o, o.first + static_cast<uint64_t>(i), scratch, record);
       }
     }
     if (cancel_requested(o.cancel)) throw Cancelled();

@@ -46,8 +46,9 @@ VectorEnv::VectorEnv(const VectorEnvOptions& o, const CancelFlag* cancel)
 
 void VectorEnv::start_episode(int j) {
   Env& e = envs_[j];
-  const uint64_t seed = options_.deals >= 0 ? derive_seed(options_.seed, static_cast<uint64_t>(e.index))
-                                            : episode_seed(options_.seed, j, episodes_[j]);
+  const uint64_t seed = options_.deals >= 0
+                            ? derive_seed(options_.seed, options_.first_deal + static_cast<uint64_t>(e.index))
+                            : episode_seed(options_.seed, j, episodes_[j]);
   DealSetup setup;
   e.deal = DealInProgress{GameState::deal(options_.rules.variant(), seed, -1, &setup), {}, {}};
   e.rng = SplitMix64(agent_seed(seed));

@@ -21,6 +21,9 @@ namespace shuangkou {
 struct SelfPlayOptions {
   Variant variant;
   int64_t games = 1;
+  // Plays deals first..first+games-1 of `seed` (a chunk of a longer run:
+  // each deal is the same whatever the chunks).
+  uint64_t first = 0;
   int threads = 0;  // 0: every core OpenMP sees
   uint64_t seed = 0;
   // One bot a seat (make_bot; shared, read-only); random everywhere by default.
@@ -41,7 +44,8 @@ struct SelfPlayOptions {
 DealResult play_deal(const SelfPlayOptions& o, uint64_t index, MoveList& scratch,
                      std::string* record = nullptr);
 
-// Plays deals [0, o.games) into `results` (resized). `progress(done)` is
+// Plays deals [o.first, o.first + o.games) into `results` (resized; result
+// i is deal o.first + i). `progress(done)` is
 // called on the calling thread between blocks of deals; returning false stops
 // early (the results then hold the first `done` deals). Returns deals played.
 // Throws Cancelled when o.cancel is set (the results are then meaningless).

@@ -45,6 +45,9 @@ struct VectorEnvOptions {
   // in env order as they finish; with none left an env is idle: its current
   // player is -1, it has no legal moves and step() ignores its action.
   int64_t deals = -1;
+  // `deals` mode: the deals played are first_deal..first_deal+deals-1 of
+  // `seed` (a chunk of a longer run); indices (last_index) still count from 0.
+  uint64_t first_deal = 0;
 };
 
 // Long calls (the constructor, reset, step: built-in search seats can take

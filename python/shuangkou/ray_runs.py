@@ -1,0 +1,190 @@
+"""Self-play and arena runs on a Ray cluster (``sk.selfplay(..., ray=...)``,
+``sk.arena(..., ray=...)``; docs/ray.md).
+
+A run (deals 0..n-1 of a seed, played by one agent a seat) is cut into chunks of
+consecutive deals. Each chunk is a Ray task that declares `threads` CPUs and runs the
+one-machine batch runner (`selfplay.play_chunk`) on them; deal i is still dealt from
+(seed, i), so the chunks' arrays, put back in deal order, are exactly the one-machine
+result, whatever the chunk size, the cluster or the order chunks finish in. Every run of
+a job (the arena's two halves of every pair) goes out at once, so the whole cluster works
+on the whole job; one progress callback counts the deals of every chunk finished.
+
+A task whose worker process dies, or whose node leaves the cluster, runs again elsewhere
+(Ray's task retries); being deterministic, it gives the same arrays.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import _core
+from .agents import AgentLike, agent_label, is_bot
+from .ray_cluster import connect, node_cpus, worker_setup
+
+RETRIES = 5  # runs of a chunk after its worker or node died
+CHUNKS_PER_WORKER = 4  # the default chunk size gives each worker about this many chunks
+
+
+@dataclass
+class RunSpec:
+    """One run: `games` deals played by `agents` (one per seat, resolved); the first
+    `replays` deals (-1: all) are recorded."""
+
+    agents: Sequence[AgentLike]
+    games: int
+    replays: int = 0
+
+
+def _play(
+    rules: _core.Rules,
+    agents: list[AgentLike],
+    first: int,
+    games: int,
+    seed: int,
+    threads: int,
+    batch: int,
+    replays: int,
+) -> tuple[dict[str, np.ndarray], list[str], str]:
+    """A Ray task: deals first..first+games-1, their first `replays` records, and the id
+    of the node that played them."""
+    import ray
+
+    from .selfplay import play_chunk
+
+    worker_setup(threads)
+    records: list[str] = []
+    arrays = play_chunk(rules, agents, first, games, seed, threads, batch, replays, records.extend if replays else None)
+    return arrays, records, ray.get_runtime_context().get_node_id()
+
+
+def check_shippable(agents: Sequence[AgentLike], ray: Any) -> None:
+    """Makes the Python agents travel by value (the code of the module that defines each,
+    so the workers need not import it: a script, a notebook, a test file), then
+    ValueError naming the first agent that cannot be pickled for the workers (a network
+    held in memory, a closure over a lock or an open file...)."""
+    seen: set[int] = set()
+    for a in agents:
+        if id(a) in seen:
+            continue
+        seen.add(id(a))
+        if not is_bot(a):
+            target = getattr(a, "fn", a)  # a "module:callable" agent: the callable it names
+            name = getattr(target, "__module__", None)  # a function's, or an object's class's
+            module = sys.modules.get(name) if name else None
+            if module is not None and name != "__main__" and not name.startswith(("shuangkou.", "builtins")):
+                ray.cloudpickle.register_pickle_by_value(module)
+        try:
+            ray.cloudpickle.dumps(a)
+        except Exception as e:  # noqa: BLE001 - any pickling failure of user objects
+            kind = "built-in bot" if is_bot(a) else "agent"
+            raise ValueError(
+                f"{kind} {agent_label(a)} cannot be sent to the Ray workers: pickling it failed "
+                f"({type(e).__name__}: {e})"
+            ) from None
+
+
+def default_chunk(total_games: int, threads: int) -> int:
+    """Deals a chunk: about CHUNKS_PER_WORKER chunks for each worker the cluster can run
+    at once (at least 1 deal, at most 100,000)."""
+    workers = max(1, int(sum(node_cpus().values()) // max(threads, 1)))
+    return max(1, min(100_000, math.ceil(total_games / (CHUNKS_PER_WORKER * workers))))
+
+
+def play_runs(
+    rules: _core.Rules,
+    runs: Sequence[RunSpec],
+    seed: int,
+    *,
+    ray: bool | str,
+    threads: int,
+    batch: int,
+    chunk: int | None,
+    progress: Callable[[int, int], bool] | None = None,
+    on_records: Sequence[Callable[[list[str]], Any] | None] | None = None,
+) -> tuple[list[dict[str, np.ndarray]], dict[str, Any]]:
+    """Plays every run on Ray: the per-deal arrays of each run (deal order) and a report
+    of where the chunks ran: {"address", "chunk", "chunks", "nodes": {node id: chunks}}.
+
+    threads: CPUs a task declares and plays on (0: 1). progress(done, total) gets the deals
+    of all runs finished so far; a false value other than None stops early, keeping each
+    run's deals up to its first unfinished chunk. on_records[k] receives run k's records,
+    in deal order."""
+    ray_module = connect(ray)
+    threads = threads or 1
+    total = sum(r.games for r in runs)
+    if chunk is None:
+        chunk = default_chunk(total, threads)
+    for r in runs:
+        check_shippable(r.agents, ray_module)
+    task = ray_module.remote(num_cpus=threads, max_retries=RETRIES)(_play)
+    rules_ref = ray_module.put(rules)
+    futures: dict[Any, tuple[int, int]] = {}  # future -> (run, chunk index)
+    sizes: list[list[int]] = []
+    for k, r in enumerate(runs):
+        agents_ref = ray_module.put(list(r.agents))
+        sizes.append([])
+        for c, first in enumerate(range(0, r.games, chunk)):
+            count = min(chunk, r.games - first)
+            wanted = r.games if r.replays < 0 else r.replays
+            recorded = max(0, min(first + count, wanted) - first)
+            futures[task.remote(rules_ref, agents_ref, first, count, seed, threads, batch, recorded)] = (k, c)
+            sizes[k].append(count)
+    results: list[list[Any]] = [[None] * len(s) for s in sizes]
+    nodes: dict[str, int] = {}
+    pending = list(futures)
+    done = 0
+    stopped = False
+    try:
+        while pending:
+            ready, pending = ray_module.wait(pending, num_returns=1)
+            for f in ready:
+                k, c = futures[f]
+                try:
+                    arrays, records, node = ray_module.get(f)
+                except ray_module.exceptions.RayTaskError as e:
+                    raise e.as_instanceof_cause() from None
+                results[k][c] = (arrays, records)
+                nodes[node] = nodes.get(node, 0) + 1
+                done += sizes[k][c]
+            if progress is not None:
+                answer = progress(done, total)
+                if answer is not None and not answer:
+                    stopped = True
+                    break
+    finally:
+        for f in pending:
+            ray_module.cancel(f, force=True)
+    out: list[dict[str, np.ndarray]] = []
+    from .selfplay import concat_results
+
+    for k, parts in enumerate(results):
+        kept = []
+        for part in parts:
+            if part is None:  # stopped early: the run ends at its first unfinished chunk
+                break
+            kept.append(part)
+        sink = on_records[k] if on_records else None
+        if sink is not None:
+            for _, records in kept:
+                if records:
+                    sink(records)
+        out.append(concat_results([a for a, _ in kept]) if kept else _empty(rules))
+    info = {
+        "address": ray_module.get_runtime_context().gcs_address,
+        "chunk": chunk,
+        "chunks": sum(len(s) for s in sizes),
+        "nodes": nodes,
+        "stopped_early": stopped,
+    }
+    return out, info
+
+
+def _empty(rules: _core.Rules) -> dict[str, np.ndarray]:
+    """The arrays of a run of no deals."""
+    return _core.run_selfplay(rules, 0, ["random"] * 4)
