@@ -491,6 +491,28 @@ def rllib_runner(masked: bool) -> Callable[[], str]:
     return check
 
 
+def rllib_adapter() -> str:
+    """The package's own adapter, shuangkou.rllib: its env and masked module as they come."""
+    import shuangkou.rllib as skr
+    from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
+
+    runner = MultiAgentEnvRunner(config=skr.ppo_config("baibian", hidden=(64,)))
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            episodes = runner.sample(num_episodes=2, random_actions=False)
+    finally:
+        runner.stop()
+    illegal = count_illegal(caught)
+    if illegal:
+        raise AssertionError(f"{illegal} illegal actions while sampling with shuangkou.rllib's masked module")
+    return (
+        f"2 episodes sampled, {[e.env_steps() for e in episodes]} env steps, no illegal action (untrained "
+        "`MaskedTorchRLModule`, no training); no key rename; `ppo_config` turns RLlib's env pre-check off "
+        "(see docs/rllib.md)"
+    )
+
+
 # ---------------------------------------------------------------------------- TorchRL
 
 
@@ -720,7 +742,9 @@ RLLIB_NO_DICT = (
     "`observation` key in a `PettingZooEnv` subclass (override `__init__` to rename the spaces, `reset` and "
     "`step` to rename the observations; `experiments/compat.py` has a 20-line one, `_rllib_env_class`), then "
     "`config.rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={'shared': "
-    "RLModuleSpec(module_class=ActionMaskingTorchRLModule)}))`. The next row checks exactly that.",
+    "RLModuleSpec(module_class=ActionMaskingTorchRLModule)}))`. The next row checks exactly that. Or use "
+    "the package's adapter, `shuangkou.rllib` ([rllib.md](rllib.md)): its env needs no rename and its "
+    "`ppo_config()` brings a masked module (the row after).",
 )
 SK_VECTOR_WRAPPERS = (
     "Expected env to be a `gymnasium.vector.VectorEnv`",
@@ -807,6 +831,11 @@ def plan() -> list[Client]:
                     "rllib-runner-masked",
                     "`MultiAgentEnvRunner.sample`, `ActionMaskingTorchRLModule` + key rename",
                     rllib_runner(masked=True),
+                ),
+                Check(
+                    "rllib-adapter",
+                    "`MultiAgentEnvRunner.sample`, `shuangkou.rllib.ppo_config()`",
+                    rllib_adapter,
                 ),
             ],
         ),
