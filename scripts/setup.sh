@@ -9,7 +9,8 @@
 #   bash scripts/setup.sh --envs    also the envs extra: PettingZoo and Gymnasium (sk.env, gymnasium.make)
 #   bash scripts/setup.sh --train   also the train extra: PyTorch (shuangkou train)
 #   bash scripts/setup.sh --play    also the play extra: the web stack (shuangkou play, shuangkou replay)
-#   bash scripts/setup.sh --all     also every extra of pyproject.toml (envs, play, train, bench, test)
+#   bash scripts/setup.sh --all     also every extra of pyproject.toml (envs, play, train, openspiel,
+#                                   ray, rllib, bench, test)
 #   bash scripts/setup.sh --dry-run ...   print the commands it would run, run none
 #
 # --envs, --train, --play and --all install only the Python packages of those

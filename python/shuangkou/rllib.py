@@ -41,6 +41,7 @@ import numpy as np
 
 try:
     import torch
+    from gymnasium import spaces
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.columns import Columns
     from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
@@ -50,15 +51,15 @@ try:
     from ray.rllib.env.multi_agent_env import MultiAgentEnv
     from ray.tune.registry import register_env
     from torch import nn
+
+    from .envs.aec import raw_env  # (PettingZoo)
 except ImportError as e:  # pragma: no cover - depends on what is installed
     raise ImportError(
-        'shuangkou.rllib needs Ray with RLlib and torch: pip install ".[ray]" ".[rllib]" '
+        'shuangkou.rllib needs Ray with RLlib, torch, Gymnasium and PettingZoo: pip install ".[ray]" ".[rllib]" '
         f"(or bash scripts/setup.sh --all); importing them failed: {e}"
     ) from None
 
-from gymnasium import spaces
 
-from .envs.aec import raw_env
 from .envs.options import observation_box
 
 __all__ = [

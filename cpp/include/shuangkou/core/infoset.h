@@ -1,4 +1,4 @@
-// A seat's information set (docs/rules.md §13): what the seat may know of a
+// A seat's information set (docs/infoset.md): what the seat may know of a
 // deal, and the worlds consistent with it. The built-in search bots draw their
 // determinized worlds here (WorldSampler), and Python agents and the OpenSpiel
 // game see a deal through an InfoView, which draws worlds with the same
