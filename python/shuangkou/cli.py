@@ -18,6 +18,7 @@ from ._args import DEFAULT_SEED, add_force_option, add_variant_options, parse_ov
 from ._core import parse_cards
 from .agents import AgentError, bot_forms
 from .outputs import output_file, prepare_out
+from .ray_cluster import add_ray_option
 
 SAMPLE_HAND = "3 3 4 5 5 6 6 7 7 7 8 8 9 T T J Q Q K A A 2 2 2 2 SJ BJ"
 SELFPLAY_FILES = ("summary.json", "deals.npz", "replays.jsonl.gz")  # what `selfplay --out` writes
@@ -214,15 +215,10 @@ def _variant_options(parser: argparse.ArgumentParser) -> None:
 
 def _ray_options(parser: argparse.ArgumentParser) -> None:
     """--ray [ADDRESS] and --chunk: play on a Ray cluster (docs/ray.md)."""
-    parser.add_argument(
-        "--ray",
-        nargs="?",
-        const=True,
-        default=False,
-        metavar="ADDRESS",
-        help="play on Ray (needs pip install '.[ray]'): alone, a new local Ray (or the one this process has); "
-        "'auto' the cluster of this machine (ray start --head); HOST:PORT a cluster's head. The deals are cut "
-        "into chunks, one Ray task of --threads CPUs each (1 for 0); the results equal the one-machine run's",
+    add_ray_option(
+        parser,
+        "play on Ray, the deals cut into chunks, one Ray task of --threads CPUs each (1 for 0), with results "
+        "equal to the one-machine run's (docs/ray.md)",
     )
     parser.add_argument(
         "--chunk", type=int, default=None, help="with --ray: deals a task (default: about four tasks a worker)"
@@ -315,7 +311,8 @@ def _add_train(sub: Any) -> None:
         help="train a Deep Monte-Carlo agent from a config (needs torch)",
         description="Deep Monte-Carlo training: C++ actors play with the current Q network, PyTorch fits it "
         "to the deals' returns; checkpoints, CSV logs, duplicate-deal evaluations and a learning curve go "
-        "to --out. Example: shuangkou train --config configs/train/smoke.yaml --out runs/smoke",
+        "to --out; --ray [ADDRESS] runs the actors on a Ray cluster (docs/ray_training.md). "
+        "Example: shuangkou train --config configs/train/smoke.yaml --out runs/smoke",
     )
     from .train import add_arguments as _train_arguments
     from .train import run as _train_run

@@ -57,6 +57,20 @@ def start_local(num_cpus: int | None = None) -> Any:
     return ray
 
 
+def add_ray_option(parser: Any, does: str) -> None:
+    """The command line's ``--ray [ADDRESS]`` (argparse), for a command that `does` what
+    the help says on Ray."""
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const=True,
+        default=False,
+        metavar="ADDRESS",
+        help=f"{does} (needs pip install '.[ray]'): without ADDRESS a new local Ray on 127.0.0.1 (or the one "
+        "this process has), 'auto' the cluster of this machine (ray start --head), HOST:PORT a cluster's head",
+    )
+
+
 def import_ray() -> Any:
     """The ray module; ImportError saying how to install it otherwise."""
     try:

@@ -3,6 +3,13 @@
     python -m shuangkou.train --config configs/train/dmc_baibian.yaml --out runs/dmc_baibian
     shuangkou train --config configs/train/smoke.yaml --out runs/smoke
     python -m shuangkou.train --config configs/train/dmc_baibian.yaml --out runs/dmc_baibian --resume
+    shuangkou train --config configs/train/dmc_baibian.yaml --out runs/dmc_baibian --ray HOST:PORT
+
+--ray runs the actors as Ray actors (a new local Ray on 127.0.0.1 without an address,
+`auto` for the cluster of this machine, HOST:PORT for a cluster's head), as the
+config's optional `ray:` section says; the learner stays here. A `ray:` section is used
+only with --ray. The checkpoint is the same either way, so a run resumes on one machine
+or a cluster alike (docs/ray_training.md).
 
 Writes into --out: model.safetensors (docs/model_format.md; play it with
 --agents dmc:OUT/model.safetensors), checkpoint.pt, train.csv, eval.csv and curve.png
@@ -14,6 +21,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+
+from .ray_cluster import add_ray_option
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,6 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "removed first); without --force or --resume such a folder is refused before anything runs",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_ray_option(
+        parser,
+        "run the actors as Ray actors, as the config's ray: section says (the learner stays here; "
+        "docs/ray_training.md; without --ray a ray: section is not used)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,10 +51,20 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         raise ValueError("training needs PyTorch: pip install torch==2.13.0 (a CPU build) or a CUDA build") from None
     from .dmc.learner import TrainConfig, train
+    from .ray_cluster import check_ray_arg, import_ray
 
     config = TrainConfig.from_yaml(args.config)
     out = Path(args.out) if args.out else Path("runs") / Path(args.config).stem
-    result = train(config, out, resume=args.resume, progress=not args.quiet, force=args.force)
+    try:
+        ray = check_ray_arg(args.ray)
+    except ValueError:
+        raise ValueError(f"--ray takes no value, 'auto' or HOST:PORT (a cluster's head), got {args.ray!r}") from None
+    if ray:
+        try:
+            import_ray()
+        except ImportError as e:
+            raise ValueError(f"--ray: {e}") from None
+    result = train(config, out, resume=args.resume, progress=not args.quiet, force=args.force, ray=ray)
     log, ev = result["log"], result["eval"]
     print(
         f"trained {log.get('update', 0)} updates ({log.get('samples', 0):,} samples, "
@@ -49,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
         f"({ev.get('wp_lo', float('nan')):.3f}-{ev.get('wp_hi', float('nan')):.3f}) over {ev.get('deals')} "
         f"duplicate deals; wrote {out}/model.safetensors, train.csv, eval.csv, curve.png"
     )
+    if log.get("actor_restarts"):
+        print(f"{log['actor_restarts']} Ray actor(s) died and were replaced; {log['lost_samples']:,} decisions lost")
     return 0
 
 

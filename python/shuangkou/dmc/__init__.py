@@ -2,6 +2,9 @@
 
 The network itself, its model files and its inference live in C++
 (`shuangkou.QNet`, evaluated with Eigen); `shuangkou.dmc.net.QNetwork` is the same
-network in PyTorch, for the learner. Install torch with ``pip install torch==2.13.0``
-(a CPU build) or a CUDA build.
+network in PyTorch, for the learner (`shuangkou.dmc.learner`, its settings in
+`shuangkou.dmc.config`). The learner's fresh decisions come from this machine's C++
+actors or from Ray actors on a cluster (`shuangkou.dmc.sources`,
+`shuangkou.dmc.ray_actors`; docs/ray_training.md). Install torch with
+``pip install torch==2.13.0`` (a CPU build) or a CUDA build.
 """

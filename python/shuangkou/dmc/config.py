@@ -8,6 +8,11 @@ checked whole (values, combinations and the memory they need) before a run start
 The file is read by the variant files' reader (shuangkou.config.read_mapping): a
 regular UTF-8 file, one YAML mapping, plain values only, `base: FILE` for the settings
 this file does not give. docs/errors.md lists every check.
+
+An optional `ray:` section (a mapping: RaySettings' keys, e.g. ``ray: {actors: 4,
+cpus_per_actor: 8}``) says how the actors run on a Ray cluster; it is checked like every
+other setting, but used only by a run given ``--ray`` (``train(..., ray=...)``): without
+it the run trains with this machine's actors and says so (docs/ray_training.md).
 """
 
 from __future__ import annotations
@@ -16,9 +21,7 @@ import dataclasses
 import math
 import os
 from pathlib import Path
-from typing import Any
-
-import torch
+from typing import TYPE_CHECKING, Any
 
 from .. import _core
 from .._args import DEFAULT_SEED
@@ -26,7 +29,9 @@ from ..agents import bot_forms, names_a_bot
 from ..config import read_mapping, shown
 from ..errors import clip
 from ..memory import BYTES_PER_DEAL, available_memory
-from .net import MAX_HIDDEN_LAYERS, MAX_WIDTH
+
+if TYPE_CHECKING:
+    import torch
 
 # The opponent of the actor group that plays a past snapshot of the network.
 SNAPSHOT = "snapshot"
@@ -43,11 +48,16 @@ RESUME_MAY_CHANGE = (
     "eval_deals",
     "eval_opponent",
     "average_last",
+    "ray",
 )
+# The model format's limits (docs/model_format.md), as the C++ core has them (so does net.py).
+MAX_HIDDEN_LAYERS, MAX_WIDTH = _core.QNet.MAX_HIDDEN_LAYERS, _core.QNet.MAX_WIDTH
 MAX_COUNT = 1 << 40  # the most of any count (updates, decisions, deals, ...)
 MAX_ENVS = 1 << 20  # the most actor envs
 MAX_BASES = 16  # the longest chain of base: files
 MAX_AVERAGED = 64  # the most models average_last averages
+MAX_RAY_ACTORS = 1024  # the most Ray actors
+MIN_GROUP_ENVS = 8  # the fewest deals an actor group plays side by side (on one machine, or per Ray actor)
 # Bytes an actor env holds: its deal, observations and the decisions of the deal under
 # way (about 300 KB measured for baibian, rounded up).
 ENV_BYTES = 1 << 19
@@ -72,9 +82,58 @@ _INTS = {  # name -> (least, most)
 }
 
 
+@dataclasses.dataclass(frozen=True)
+class RaySettings:
+    """The `ray:` section of a training config: how the actors run on a Ray cluster
+    (used only with --ray; docs/ray_training.md)."""
+
+    actors: int = 2  # Ray actors, each running every actor group over its share of num_envs
+    cpus_per_actor: int = 1  # CPUs each actor reserves from Ray, and its C++ actor threads
+    ahead: int = 1  # batches each actor plays ahead of the learner (0: acting and learning alternate)
+    restarts: int = 10  # dead actors the driver replaces in a run (one more death ends it)
+
+    @classmethod
+    def from_value(cls, value: Any, where: str) -> RaySettings | None:
+        """The settings of a `ray:` value: None (no section), a mapping of RaySettings'
+        keys (the rest take their defaults) or RaySettings; ValueError naming `where`
+        and the key for anything else, an unknown key or a value out of its range."""
+        if value is None or isinstance(value, RaySettings):
+            data = dataclasses.asdict(value) if value is not None else None
+        elif isinstance(value, dict):
+            data = value
+        else:
+            raise ValueError(
+                f"{where}: ray: {shown(value)} is not a mapping of Ray settings "
+                f"(e.g. 'ray: {{actors: 2, cpus_per_actor: 1}}'; keys: {', '.join(RAY_KEYS)})"
+            )
+        if data is None:
+            return None
+        unknown = sorted(set(data) - set(RAY_KEYS), key=str)
+        if unknown:
+            raise ValueError(
+                f"{where}: ray: unknown setting(s) "
+                f"{', '.join(u if isinstance(u, str) and u.isidentifier() else shown(u, 40) for u in unknown[:5])}"
+                f"{' ...' if len(unknown) > 5 else ''} (known: {', '.join(RAY_KEYS)})"
+            )
+        for name, value in data.items():
+            lo, hi = _RAY_INTS[name]
+            if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+                raise ValueError(f"{where}: ray: {name}: must be an integer {lo}..{hi:,}, got {shown(value)}")
+        return cls(**data)
+
+
+_RAY_INTS = {  # name -> (least, most)
+    "actors": (1, MAX_RAY_ACTORS),
+    "cpus_per_actor": (1, _core.MAX_THREADS),
+    "ahead": (0, 8),
+    "restarts": (0, MAX_COUNT),
+}
+RAY_KEYS = tuple(f.name for f in dataclasses.fields(RaySettings))
+
+
 @dataclasses.dataclass
 class TrainConfig:
-    """Every training setting (configs/train/*.yaml give them all)."""
+    """Every training setting (configs/train/*.yaml give them all, but the optional `ray:` section)."""
 
     variant: str = "baibian"  # a preset or a variant YAML file
     hidden: tuple[int, ...] = (256, 128)  # hidden layer widths (1..64 layers of 1..65536)
@@ -103,6 +162,7 @@ class TrainConfig:
     average_last: int = 0  # at the end, average the weights of the last this many evaluated models (0, 1: none)
     seed: int = DEFAULT_SEED  # 0..2**64-1 (0 by default, as every command's seed)
     device: str = "auto"  # auto, cpu or cuda
+    ray: RaySettings | None = None  # the `ray:` section: the actors on a Ray cluster (used with --ray only)
 
     @classmethod
     def from_yaml(cls, path: str | os.PathLike) -> TrainConfig:
@@ -136,7 +196,8 @@ class TrainConfig:
         return config
 
     def as_dict(self) -> dict[str, Any]:
-        """The settings as a dict of plain values (hidden as a list), as the checkpoint keeps them."""
+        """The settings as a dict of plain values (hidden as a list, the ray section as a
+        dict or None), as the checkpoint keeps them."""
         return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()}
 
     def check(self, where: str = "config", lines: dict[str, str] | None = None) -> _core.Rules:
@@ -192,11 +253,14 @@ class TrainConfig:
         for name, none in bots:
             _check_bot(getattr(self, name), lines.get(name, where), name, none)
         for opponent, envs, _ in self.groups():
-            if envs < 8:
+            if envs < MIN_GROUP_ENVS:
                 raise fail(
                     "num_envs",
-                    f"{self.num_envs} gives {envs} deals to the {opponent or 'self-play'} group (at least 8)",
+                    f"{self.num_envs} gives {envs} deals to the {opponent or 'self-play'} group "
+                    f"(at least {MIN_GROUP_ENVS})",
                 )
+        if self.ray is not None:
+            self.ray_split(self.ray.actors, lines.get("ray", where))
         try:
             rules = _core.Rules(self.variant)
         except ValueError as e:  # (its message names the preset or file)
@@ -219,6 +283,24 @@ class TrainConfig:
             (SNAPSHOT, past, self.snapshot_share),
         ]
         return [g for g in groups if g[2] > 1e-9]  # (1 - 0.7 - 0.3 is not quite 0)
+
+    def ray_split(self, actors: int, where: str = "config") -> list[list[tuple[str | None, int, int]]]:
+        """The share of each of `actors` Ray actors: for each actor group (as groups()
+        gives them), its deals and the fresh decisions it collects an update; together
+        they make num_envs and the groups' collections of one machine. ValueError naming
+        `where` when an actor would get fewer than MIN_GROUP_ENVS deals of a group."""
+        split: list[list[tuple[str | None, int, int]]] = [[] for _ in range(actors)]
+        for opponent, envs, share in self.groups():
+            if envs // actors < MIN_GROUP_ENVS:
+                raise ValueError(
+                    f"{where}: ray: actors: {actors} actors would get {envs // actors} deals each of the "
+                    f"{opponent or 'self-play'} group's {envs} (at least {MIN_GROUP_ENVS} each): "
+                    "raise num_envs or lower actors"
+                )
+            decisions = max(1, round(self.collect * share))
+            for i, part in enumerate(split):
+                part.append((opponent, _part(envs, actors, i), max(1, _part(decisions, actors, i))))
+        return split
 
     def memory_needs(self) -> dict[str, int]:
         """About how many bytes of memory the run needs, by the setting that sizes each
@@ -245,6 +327,8 @@ class TrainConfig:
         needs = self.memory_needs()
         _fits(needs, available_memory(), "memory")
         if device is not None and device.type == "cuda":
+            import torch
+
             on_device = {k: needs[k] for k in ("replay", "batch_size", "hidden")} | {"collect": needs["collect"] // 3}
             _fits(on_device, torch.cuda.mem_get_info(device)[0], f"free memory on {device}")
 
@@ -264,9 +348,16 @@ class TrainConfig:
 _DEFAULTS = TrainConfig()
 
 
+def _part(total: int, parts: int, i: int) -> int:
+    """Part `i` of `total` cut into `parts` nearly equal whole parts (the first ones larger)."""
+    return total // parts + (i < total % parts)
+
+
 def _coerce(name: str, value: Any, where: str) -> Any:
     """`value` as the type of setting `name` (a list of widths becomes a tuple, an int a
-    float where a float is due); ValueError naming it otherwise."""
+    float where a float is due, the ray section RaySettings); ValueError naming it otherwise."""
+    if name == "ray":
+        return RaySettings.from_value(value, where)
     default = getattr(_DEFAULTS, name)
     ok = not isinstance(value, bool)
     if isinstance(default, tuple):

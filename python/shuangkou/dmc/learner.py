@@ -20,12 +20,22 @@ ones), which decorrelates the decisions of one deal. Every
 sample carries the version that chose it). Acting and learning alternate, so on a
 small machine the two never compete for the cores.
 
+The actors are a sample source (shuangkou.dmc.sources): this machine's C++ actors
+(`LocalActors`), or with ``ray=...`` (``train --ray [ADDRESS]``) Ray actors on a cluster
+(`shuangkou.dmc.ray_actors.RayActors`, as the config's `ray:` section says: each runs
+the same C++ actors over its share of `num_envs` and sends back its share of each
+update's decisions; docs/ray_training.md). One learner loop drives either; the learner
+stays in this process (on its GPU with `device: auto` where it has one).
+
 Every `eval_every` updates (and at the end) the learner writes `model.safetensors` (the
 model file, docs/model_format.md), plays `eval_deals` duplicate deals against
 `eval_opponent` (a built-in bot) through the arena (`dmc:OUT/model.safetensors`) and then
 writes `checkpoint.pt`: the weights, Adam's state, the counters and the config as a plain
-dict, read back with ``torch.load(..., weights_only=True)``. Logs: `train.csv` (update,
-samples, loss, decisions/s, elapsed) and `eval.csv` (update, WP with its interval, ADP with
+dict, read back with ``torch.load(..., weights_only=True)``; the same file whether the
+actors ran here or on a cluster, so either resumes it. Logs: `train.csv` (update,
+samples, loss, weights version, teacher's share, decisions/s, elapsed seconds, and the
+decisions lost with Ray actors that died and the actors replaced: `lost_samples`,
+`actor_restarts`, 0 on one machine) and `eval.csv` (update, WP with its interval, ADP with
 its interval); `curve.png` plots both. With `average_last: N` (2 or more) the run ends
 by averaging the weights of the last N evaluated models (the checkpoint keeps them),
 saving the mean as `model_average.safetensors` and evaluating it on the same deals
@@ -43,8 +53,9 @@ buffer, the teacher's share where it was. The checkpoint is the point a resume s
 from: `train.csv` and `eval.csv` rows after its update (written after it, before an
 interrupt) are dropped, so the logs run on without gaps or repeats. A resume takes a
 config that matches the checkpoint's except in RESUME_MAY_CHANGE: `updates` (raise it to
-train on), `lr` and `lr_end` (the schedule), `threads`, `device`, `average_last` and the logging
-and evaluation settings (`log_every`, `eval_every`, `eval_deals`, `eval_opponent`); any other
+train on), `lr` and `lr_end` (the schedule), `threads`, `device`, `average_last`, the `ray:`
+section and the logging and evaluation settings (`log_every`, `eval_every`, `eval_deals`,
+`eval_opponent`); any other
 difference (the variant, the network, the reward, the actors' and the batch's settings,
 the seed) is refused, naming the settings. A fresh run (no resume) refuses a folder that
 holds an earlier run's files (any of OUTPUTS) unless `force=True`, which removes them
@@ -68,16 +79,19 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import torch
 
 from .. import _core
 from ..arena import arena, arena_rules
 from ..config import shown
 from ..outputs import output_file, prepare_out
-from .config import MAX_AVERAGED, MAX_COUNT, RESUME_MAY_CHANGE, SNAPSHOT, TrainConfig
+from ..ray_cluster import check_ray_arg
+from . import ray_actors
+from .config import MAX_AVERAGED, MAX_COUNT, RESUME_MAY_CHANGE, TrainConfig
 from .net import QNetwork
+from .ray_actors import RayActors, note
 from .replay import Replay
+from .sources import LocalActors, SampleSource
 
 # The files a run writes into `out`.
 OUTPUTS = (
@@ -100,9 +114,24 @@ def _device(name: str) -> torch.device:
 
 
 def _append_csv(path: Path, row: dict[str, Any]) -> None:
-    new = not path.exists()
+    """Appends `row` to a log (its header first, in a new file). A log whose header lacks
+    some of the row's columns (an older learner's train.csv, resumed) is rewritten first
+    with those columns added, empty in the rows before."""
+    header = list(row)
+    if path.exists():
+        with open(path, newline="", encoding="utf-8") as f:
+            old = next(csv.reader([f.readline()]), [])
+        header = old + [k for k in row if k not in old]
+        if old and header != old:
+            with open(path, newline="", encoding="utf-8") as f:
+                rows = list(csv.reader(f))
+            widened = io.StringIO()
+            csv.writer(widened).writerows([header, *(r + [""] * (len(header) - len(old)) for r in rows[1:])])
+            with output_file(path, newline="") as f:
+                f.write(widened.getvalue())
+    new = not path.exists() or path.stat().st_size == 0
     with open(path, "a", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=list(row))
+        w = csv.DictWriter(f, fieldnames=header, restval="", extrasaction="ignore")
         if new:
             w.writeheader()
         w.writerow(row)
@@ -223,7 +252,7 @@ def _load_checkpoint(config: TrainConfig, out: Path) -> dict[str, Any]:
         v = state.get(key)
         if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_COUNT:
             raise bad(f"{key} is {shown(v)}, not a count")
-    for key in ("samples", "decisions", "elapsed_s"):  # (an older learner's checkpoint has none)
+    for key in ("samples", "decisions", "elapsed_s", "lost_samples", "actor_restarts"):  # (an older one: none)
         v = state.get(key, 0)
         if not isinstance(v, (int, float)) or isinstance(v, bool) or not 0 <= v < 2**63:
             raise bad(f"{key} is {shown(v)}, not a count")
@@ -303,7 +332,8 @@ def _restore(state: dict[str, Any], out: Path, net: QNetwork, optimizer: torch.o
 def _start(config: TrainConfig, out: Path, state: dict[str, Any] | None, net: QNetwork, optimizer: Any) -> dict:
     """Where the run starts: update, version and the counts so far (resumed from
     `state`, whose log rows after its update are dropped; or a fresh folder)."""
-    at = {"update": 0, "version": 0, "samples": 0, "decisions": 0.0, "elapsed_s": 0.0}
+    at: dict[str, Any] = {"update": 0, "version": 0, "samples": 0, "decisions": 0.0, "elapsed_s": 0.0}
+    at |= {"lost_samples": 0, "actor_restarts": 0}
     if state is None:
         for name in ("train.csv", "eval.csv", "checkpoint.pt"):  # a fresh run starts the folder over
             (out / name).unlink(missing_ok=True)
@@ -321,63 +351,11 @@ def _start(config: TrainConfig, out: Path, state: dict[str, Any] | None, net: QN
     if "samples" in state:  # the counts at the checkpoint
         at.update(samples=int(state["samples"]), decisions=float(state["decisions"]))
         at["elapsed_s"] = float(state["elapsed_s"])
+        at.update(lost_samples=int(state.get("lost_samples", 0)), actor_restarts=int(state.get("actor_restarts", 0)))
     elif rows:  # an older checkpoint: the counts at the last log row
         at.update(samples=int(rows[-1]["samples"]), elapsed_s=float(rows[-1]["elapsed_s"]))
         at["decisions"] = float(rows[-1]["decisions_per_s"]) * at["elapsed_s"]
     return at
-
-
-def _actors(
-    config: TrainConfig, rules: _core.Rules, net: QNetwork, version: int, update: int, g: int, opponent: Any, envs: int
-) -> Any:
-    """Group `g`'s C++ actors from `update` on: `envs` deals against `opponent` (a bot's
-    name, SNAPSHOT for the network as it is now, None for self-play)."""
-    qnet = net.to_qnet()  # (one copy to the CPU: the actors' network and the snapshot's)
-    if opponent == SNAPSHOT:
-        opponent = _core.Bot.dmc(qnet, f"snapshot at update {update}")
-    return _core.DmcActors(
-        rules,
-        qnet,
-        version=version,
-        num_envs=envs,
-        seed=(config.seed + update + 1_000_003 * g) % 2**64,
-        threads=config.threads,
-        reward=config.reward,
-        epsilon=config.epsilon,
-        opponent=opponent,
-        teacher=None if config.teacher == "none" else config.teacher,
-        teacher_prob=config.teacher_prob(update),
-    )
-
-
-def _actor_groups(
-    config: TrainConfig, rules: _core.Rules, net: QNetwork, version: int, start_update: int
-) -> list[tuple[Any, int]]:
-    """The C++ actors, one group per opponent (self-play, a bot, a past snapshot), with
-    the fresh decisions each collects an update; every group plays `rules` (one catalogue)."""
-    return [
-        (_actors(config, rules, net, version, start_update, g, opponent, envs), max(1, round(config.collect * share)))
-        for g, (opponent, envs, share) in enumerate(config.groups())
-    ]
-
-
-def _collect(groups: list, device: torch.device) -> tuple[torch.Tensor, ...]:
-    """One update's fresh decisions from every actor group: (obs, move, target) on `device`."""
-    fresh = [actors.collect(n) for actors, n in groups]
-    return tuple(torch.from_numpy(np.concatenate([b[k] for b in fresh])).to(device) for k in ("obs", "move", "target"))
-
-
-def _refresh_snapshot(
-    config: TrainConfig, rules: _core.Rules, net: QNetwork, version: int, update: int, groups: list
-) -> int:
-    """The past-self group plays the network as it is now from `update` on (new actors
-    in its place); returns the decisions its old actors had made (the new count from 0)."""
-    made = 0
-    for g, (opponent, envs, _) in enumerate(config.groups()):
-        if opponent == SNAPSHOT:
-            made += groups[g][0].decisions
-            groups[g] = (_actors(config, rules, net, version, update, g, opponent, envs), groups[g][1])
-    return made
 
 
 def _save_average(
@@ -496,91 +474,142 @@ def _prepare_out(config: TrainConfig, out: Path, resume: bool, force: bool) -> d
 
 
 def train(
-    config: TrainConfig, out: str | os.PathLike, resume: bool = False, progress: bool = True, force: bool = False
+    config: TrainConfig,
+    out: str | os.PathLike,
+    resume: bool = False,
+    progress: bool = True,
+    force: bool = False,
+    ray: bool | str = False,
 ) -> dict:
     """Trains as the module docstring says; returns the last log and evaluation rows.
 
     Every check (the settings, the memory, the outputs, the checkpoint to resume from)
     comes before anything is written; a ValueError names what failed. `out` holding an
     earlier run's files is refused unless `resume` (go on from its checkpoint) or
-    `force` (start over: its files are removed first); the two do not go together."""
+    `force` (start over: its files are removed first); the two do not go together.
+
+    `ray` (True, "auto" or "HOST:PORT": shuangkou.ray_cluster) runs the actors as Ray
+    actors on that cluster, as the config's `ray:` section says (its defaults without
+    one); the learner stays in this process. Without `ray` a `ray:` section is not used
+    (a line on stderr says so). The checkpoint is the same either way."""
     from tqdm import tqdm
 
+    ray = check_ray_arg(ray)
     rules = config.check()  # the variant, resolved once for the whole run
     eval_rules = arena_rules(rules)  # and the evaluations' (fixed seats), once too
     out = Path(out)
     device = _device(config.device)
     config.check_memory(device)
-    state = _prepare_out(config, out, resume, force)
-    obs_size, move_size = _core.observation_size(), _core.MOVE_FEATURE_SIZE
-    torch.manual_seed(config.seed)
-    net = QNetwork(obs_size, move_size, config.hidden).to(device)
-    optimizer = torch.optim.Adam(net.parameters(), lr=config.lr)
-    at = _start(config, out, state, net, optimizer)
-    start_update, version, samples = at["update"], at["version"], at["samples"]
-    metadata = {"variant": config.variant, "config": repr(dataclasses.asdict(config))}
-    groups = _actor_groups(config, rules, net, version, start_update)
-    replay = Replay(config.replay, obs_size, move_size, device) if config.replay else None
-    generator = torch.Generator().manual_seed((config.seed + start_update) % 2**64)
-    started = time.perf_counter() - at["elapsed_s"]
-    last_log: dict[str, Any] = {}
-    last_eval: dict[str, Any] = {}
-    average: dict[str, Any] = {}
-    # The weights of the last evaluated models (CPU copies), for average_last.
-    recent: list[dict[str, torch.Tensor]] = list(state.get("recent", [])) if state else []
-
-    def decisions() -> float:
-        return at["decisions"] + sum(a.decisions for a, _ in groups)
-
-    def save_and_evaluate(update: int) -> dict[str, Any]:
-        # The model, its evaluation and the logs first, the checkpoint last: a resume
-        # starts from the checkpoint and drops the log rows after it.
-        qnet = net.save(out / "model.safetensors", {**metadata, "update": str(update), "version": str(version)})
-        row = _evaluate(config, eval_rules, _core.Bot.dmc(qnet, f"dmc:{out / 'model.safetensors'}"), update)
-        _append_csv(out / "eval.csv", row)
-        if config.average_last >= 2:
-            recent.append({k: v.detach().cpu().clone() for k, v in net.state_dict().items()})
-            del recent[: -config.average_last]
-        counts = {"samples": samples, "decisions": decisions(), "elapsed_s": time.perf_counter() - started}
-        _save_checkpoint(out, config, net, optimizer, {"update": update, "version": version, **counts}, recent)
-        plot_curve(out)
-        return row
-
-    bar = tqdm(total=config.updates, initial=start_update, unit="update", disable=not progress, desc="dmc")
-    with _stop_after_update() as stop:
-        try:
-            for update in range(start_update + 1, config.updates + 1):
+    if config.ray is not None and not ray:
+        note("the config's ray: section is used only with --ray (ray= in Python): training with this machine's actors")
+    with contextlib.ExitStack() as stack:
+        cluster = stack.enter_context(ray_actors.ray_cluster_for(ray, config)) if ray else None
+        state = _prepare_out(config, out, resume, force)
+        run = _Run(config, rules, eval_rules, out, device, state)
+        start = run.at["update"]
+        if cluster is not None:
+            source: SampleSource = RayActors(cluster, config, rules, run.net, run.version, start)
+        else:
+            source = LocalActors(config, rules, run.net, run.version, start)
+        run.source = source
+        stack.callback(source.close)  # the actors end however the run does
+        bar = stack.enter_context(
+            tqdm(total=config.updates, initial=start, unit="update", disable=not progress, desc="dmc")
+        )
+        with _stop_after_update() as stop:
+            for update in range(start + 1, config.updates + 1):
                 if stop:
                     raise KeyboardInterrupt
-                if config.snapshot_share and update > start_update + 1 and (update - 1) % config.snapshot_every == 0:
-                    at["decisions"] += _refresh_snapshot(config, rules, net, version, update, groups)
-                batch = _collect(groups, device)
-                samples += len(batch[2])
-                if replay is not None:
-                    replay.add(*batch)
-                    batch = replay.sample(config.batch_size, generator)
-                loss = _learn(net, optimizer, batch, config.learning_rate(update))
-                if config.teacher != "none" and update <= config.teacher_updates:  # (0 from there on)
-                    for actors, _ in groups:
-                        actors.set_teacher_prob(config.teacher_prob(update))
-                if update % config.push_every == 0:
-                    version += 1
-                    qnet = net.to_qnet()  # (copied to the CPU, wherever the learner runs)
-                    for actors, _ in groups:
-                        actors.set_network(qnet, version)
-                if update % config.log_every == 0 or update == config.updates:
-                    elapsed = time.perf_counter() - started
-                    rate = decisions() / elapsed if elapsed > 0 else 0.0
-                    last_log = {"update": update, "samples": samples, "loss": loss, "version": version}
-                    last_log |= {"teacher": config.teacher_prob(update), "decisions_per_s": rate, "elapsed_s": elapsed}
-                    _append_csv(out / "train.csv", last_log)
-                    bar.set_postfix(loss=f"{loss:.4f}")
-                if update % config.eval_every == 0 or update == config.updates:
-                    last_eval = save_and_evaluate(update)
-                    bar.set_postfix(loss=f"{loss:.4f}", wp=f"{last_eval['wp']:.3f}")
-                    if update == config.updates and len(recent) >= 2:
-                        average = _save_average(config, eval_rules, out, recent, metadata, update)
-                bar.update(1)
-        finally:
-            bar.close()
-    return {"log": last_log, "eval": last_eval, "average": average, "out": str(out)}
+                run.step(update, bar)
+    return {"log": run.last_log, "eval": run.last_eval, "average": run.average, "out": str(out)}
+
+
+class _Run:
+    """One training run's state (the network, Adam, the counts, the replay buffer) and
+    its update step: the one learner loop, whatever the sample source."""
+
+    def __init__(
+        self,
+        config: TrainConfig,
+        rules: _core.Rules,
+        eval_rules: _core.Rules,
+        out: Path,
+        device: torch.device,
+        state: dict[str, Any] | None,
+    ) -> None:
+        obs_size, move_size = _core.observation_size(), _core.MOVE_FEATURE_SIZE
+        self.config, self.rules, self.eval_rules, self.out, self.device = config, rules, eval_rules, out, device
+        torch.manual_seed(config.seed)
+        self.net = QNetwork(obs_size, move_size, config.hidden).to(device)
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.lr)
+        self.at = _start(config, out, state, self.net, self.optimizer)
+        self.version, self.samples = self.at["version"], self.at["samples"]
+        self.metadata = {"variant": config.variant, "config": repr(dataclasses.asdict(config))}
+        self.replay = Replay(config.replay, obs_size, move_size, device) if config.replay else None
+        self.generator = torch.Generator().manual_seed((config.seed + self.at["update"]) % 2**64)
+        self.started = time.perf_counter() - self.at["elapsed_s"]
+        self.last_log: dict[str, Any] = {}
+        self.last_eval: dict[str, Any] = {}
+        self.average: dict[str, Any] = {}
+        # The weights of the last evaluated models (CPU copies), for average_last.
+        self.recent: list[dict[str, torch.Tensor]] = list(state.get("recent", [])) if state else []
+        self.source: SampleSource | None = None
+
+    def counts(self) -> dict[str, Any]:
+        """The counts so far, the checkpoint's and the actors' since it together."""
+        s = self.source
+        return {
+            "samples": self.samples,
+            "decisions": self.at["decisions"] + (s.decisions if s else 0),
+            "elapsed_s": time.perf_counter() - self.started,
+            "lost_samples": self.at["lost_samples"] + (s.lost_samples if s else 0),
+            "actor_restarts": self.at["actor_restarts"] + (s.restarts if s else 0),
+        }
+
+    def step(self, update: int, bar: Any) -> None:
+        """Update `update`: fresh decisions, a learning step, the push, the log row and
+        the evaluation that fall due."""
+        config, source = self.config, self.source
+        assert source is not None
+        if config.snapshot_share and update > self.at["update"] + 1 and (update - 1) % config.snapshot_every == 0:
+            source.refresh_snapshot(self.net, self.version, update)
+        obs, move, target = (torch.from_numpy(a).to(self.device) for a in source.collect(update))
+        batch = obs, move, target
+        self.samples += len(target)
+        if self.replay is not None:
+            self.replay.add(*batch)
+            batch = self.replay.sample(config.batch_size, self.generator)
+        loss = _learn(self.net, self.optimizer, batch, config.learning_rate(update))
+        if update % config.push_every == 0:
+            self.version += 1
+            source.push(self.net, self.version)
+        if update % config.log_every == 0 or update == config.updates:
+            counts = self.counts()
+            rate = counts["decisions"] / counts["elapsed_s"] if counts["elapsed_s"] > 0 else 0.0
+            self.last_log = {"update": update, "samples": self.samples, "loss": loss, "version": self.version}
+            self.last_log |= {"teacher": config.teacher_prob(update), "decisions_per_s": rate}
+            self.last_log |= {k: counts[k] for k in ("elapsed_s", "lost_samples", "actor_restarts")}
+            _append_csv(self.out / "train.csv", self.last_log)
+            bar.set_postfix(loss=f"{loss:.4f}")
+        if update % config.eval_every == 0 or update == config.updates:
+            self.last_eval = self.save_and_evaluate(update)
+            bar.set_postfix(loss=f"{loss:.4f}", wp=f"{self.last_eval['wp']:.3f}")
+            if update == config.updates and len(self.recent) >= 2:
+                self.average = _save_average(config, self.eval_rules, self.out, self.recent, self.metadata, update)
+        bar.update(1)
+
+    def save_and_evaluate(self, update: int) -> dict[str, Any]:
+        """The model, its evaluation and the logs first, the checkpoint last: a resume
+        starts from the checkpoint and drops the log rows after it."""
+        config, out, net = self.config, self.out, self.net
+        meta = {**self.metadata, "update": str(update), "version": str(self.version)}
+        qnet = net.save(out / "model.safetensors", meta)
+        row = _evaluate(config, self.eval_rules, _core.Bot.dmc(qnet, f"dmc:{out / 'model.safetensors'}"), update)
+        _append_csv(out / "eval.csv", row)
+        if config.average_last >= 2:
+            self.recent.append({k: v.detach().cpu().clone() for k, v in net.state_dict().items()})
+            del self.recent[: -config.average_last]
+        at = {"update": update, "version": self.version, **self.counts()}
+        _save_checkpoint(out, config, net, self.optimizer, at, self.recent)
+        plot_curve(out)
+        return row
