@@ -24,7 +24,10 @@ cmake --build build/tests -j "$(nproc)"
 ctest --test-dir build/tests --output-on-failure -j "$(nproc)"
 
 echo "Python tests"
-"$PY" -m pytest tests/python -q
+# Two or more workers (pytest-xdist), each test file in one of them: much of the suite
+# waits on subprocesses, browsers and Ray's start.
+workers=$(nproc)
+"$PY" -m pytest tests/python -q -n "$((workers > 2 ? workers : 2))" --dist loadfile
 
 echo "wheel"
 bash scripts/check_wheel.sh
