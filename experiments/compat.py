@@ -452,7 +452,6 @@ def rllib_runner(masked: bool) -> Callable[[], str]:
     def check() -> str:
         import shuangkou
         from ray.rllib.algorithms.ppo import PPOConfig
-        from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
         from ray.tune.registry import register_env
 
         env_class = _rllib_env_class(rename=masked)
@@ -471,15 +470,7 @@ def rllib_runner(masked: bool) -> Callable[[], str]:
 
             spec = RLModuleSpec(module_class=ActionMaskingTorchRLModule)
             config = config.rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"shared": spec}))
-        runner = MultiAgentEnvRunner(config=config)
-        try:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                episodes = runner.sample(num_episodes=2, random_actions=False)
-        finally:
-            runner.stop()
-        illegal = count_illegal(caught)
-        steps = [e.env_steps() for e in episodes]
+        steps, illegal = sample_two_episodes(config)
         if masked and illegal:
             raise AssertionError(f"{illegal} illegal actions while sampling with the action-masking module")
         return (
@@ -491,23 +482,30 @@ def rllib_runner(masked: bool) -> Callable[[], str]:
     return check
 
 
-def rllib_adapter() -> str:
-    """The package's own adapter, shuangkou.rllib: its env and masked module as they come."""
-    import shuangkou.rllib as skr
+def sample_two_episodes(config: Any) -> tuple[list[int], int]:
+    """Two episodes sampled by an RLlib env runner built from `config`: their env steps and
+    the illegal actions warned about meanwhile."""
     from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
 
-    runner = MultiAgentEnvRunner(config=skr.ppo_config("baibian", hidden=(64,)))
+    runner = MultiAgentEnvRunner(config=config)
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             episodes = runner.sample(num_episodes=2, random_actions=False)
     finally:
         runner.stop()
-    illegal = count_illegal(caught)
+    return [e.env_steps() for e in episodes], count_illegal(caught)
+
+
+def rllib_adapter() -> str:
+    """The package's own adapter, shuangkou.rllib: its env and masked module as they come."""
+    import shuangkou.rllib as skr
+
+    steps, illegal = sample_two_episodes(skr.ppo_config("baibian", hidden=(64,)))
     if illegal:
         raise AssertionError(f"{illegal} illegal actions while sampling with shuangkou.rllib's masked module")
     return (
-        f"2 episodes sampled, {[e.env_steps() for e in episodes]} env steps, no illegal action (untrained "
+        f"2 episodes sampled, {steps} env steps, no illegal action (untrained "
         "`MaskedTorchRLModule`, no training); no key rename; `ppo_config` turns RLlib's env pre-check off "
         "(see docs/rllib.md)"
     )
