@@ -100,6 +100,11 @@ class Decisions:
     that search (docs/infoset.md). Each view is made when first read, so agents that do
     not read them pay nothing; they can be read while ``act`` runs (a view made then
     stays valid after it).
+
+    An agent gets what its seat may see and nothing more: the views are the only way to
+    the deal (no `Game` with the other hands is handed out), and the arrays are
+    read-only (the runner checks the chosen ids against its own copy of what is legal,
+    never against these arrays).
     """
 
     obs: np.ndarray
@@ -108,8 +113,9 @@ class Decisions:
     legal_ids: list[np.ndarray]
     legal_features: list[np.ndarray]
     rules: _core.Rules
-    # Row i's Game, for its view (None: no views, or no longer: act has returned).
-    game_of: Callable[[int], _core.Game] | None = field(default=None, repr=False, compare=False)
+    # Row i's InfoView, made from the runner's game (None: no views, or no longer: act has
+    # returned). Only views come out of it: the seat's information, never the whole deal.
+    _view_of: Callable[[int], _core.InfoView] | None = field(default=None, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.seats)
@@ -145,13 +151,13 @@ class Views(Sequence):
             raise IndexError(f"row {k} out of range: {len(self)} decisions")
         k %= len(self)
         if self._made[k] is None:
-            game_of = self._decisions.game_of
-            if game_of is None:
+            view_of = self._decisions._view_of
+            if view_of is None:
                 raise RuntimeError(
                     "views are made while act() runs: this row's view was not read before act() returned, "
                     "and its deal has moved on since"
                 )
-            self._made[k] = _core.InfoView(game_of(k), int(self._decisions.seats[k]))
+            self._made[k] = view_of(k)
         return self._made[k]
 
 
@@ -389,16 +395,20 @@ def decide(agent: AgentLike, core: Any, rows: np.ndarray, rules: _core.Rules, wh
     naming the agent otherwise). An exception the agent raises becomes an AgentError
     naming it."""
     offsets = core.legal_offsets
+    seats = core.current_player[rows].astype(np.int64)
     return _choose(
         agent,
-        core.obs[rows],
-        core.mask[rows],
-        core.current_player[rows].astype(np.int64),
-        lambda: [core.legal_ids[offsets[j] : offsets[j + 1]] for j in rows],
-        lambda: [core.legal_features[offsets[j] : offsets[j + 1]] for j in rows],
+        _Batch(
+            core.obs[rows],
+            core.mask[rows],
+            seats,
+            lambda: [core.legal_ids[offsets[j] : offsets[j + 1]] for j in rows],
+            lambda: [core.legal_features[offsets[j] : offsets[j + 1]] for j in rows],
+            lambda i: _core.InfoView(core.current_game(int(rows[i])), int(seats[i])),
+            lambda actions: core.mask[rows, actions] == 1,  # (the core's own mask, not the agent's copy)
+        ),
         rules,
         who,
-        lambda i: core.current_game(int(rows[i])),
     )
 
 
@@ -417,31 +427,49 @@ def agent_step(agent: AgentLike, game: _core.Game, who: str | None = None) -> in
     def features() -> list[np.ndarray]:
         return [_core.encode_moves([rules.catalogue.pattern(int(i)) for i in ids])]
 
-    chosen = _choose(agent, obs, mask, seats, lambda: [ids], features, rules, who or agent_label(agent), lambda i: game)
-    return int(chosen[0])
+    legal = ids.copy()  # (kept here: the agent sees read-only views of `ids`, never this)
+    batch = _Batch(
+        obs, mask, seats, lambda: [ids], features, lambda i: _core.InfoView(game), lambda a: np.isin(a, legal)
+    )
+    return int(_choose(agent, batch, rules, who or agent_label(agent))[0])
 
 
-def _choose(
-    agent: AgentLike,
-    obs: np.ndarray,
-    mask: np.ndarray,
-    seats: np.ndarray,
-    legal_ids: Callable[[], list[np.ndarray]],
-    legal_features: Callable[[], list[np.ndarray]],
-    rules: _core.Rules,
-    who: str,
-    game_of: Callable[[int], _core.Game],
-) -> np.ndarray:
+@dataclass
+class _Batch:
+    """What a runner hands `_choose` for one call of an agent: the arrays of B decisions
+    (the lists built on demand), each row's view of its deal, and the runner's own
+    legality check of chosen ids (an agent can write into nothing it is checked by)."""
+
+    obs: np.ndarray
+    mask: np.ndarray
+    seats: np.ndarray
+    legal_ids: Callable[[], list[np.ndarray]]
+    legal_features: Callable[[], list[np.ndarray]]
+    view_of: Callable[[int], _core.InfoView]
+    is_legal: Callable[[np.ndarray], np.ndarray]
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    """A read-only view of `a` (an agent that writes into it gets numpy's ValueError)."""
+    v = a.view()
+    v.flags.writeable = False
+    return v
+
+
+def _choose(agent: AgentLike, batch: _Batch, rules: _core.Rules, who: str) -> np.ndarray:
     """Asks a Python agent for one action per row (an `Agent` gets `Decisions`, built
-    only for it, whose views read row i's deal from ``game_of(i)`` while it acts; a
-    callable gets (obs, mask, seats)) and checks the answer."""
+    only for it, whose views read row i's deal while it acts; a callable gets (obs, mask,
+    seats)), all read-only, and checks the answer against the runner's own data."""
+    obs, mask, seats = _frozen(batch.obs), _frozen(batch.mask), _frozen(batch.seats)
     try:
         if isinstance(agent, Agent):
-            decisions = Decisions(obs, mask, seats, legal_ids(), legal_features(), rules, game_of)
+            ids = [_frozen(a) for a in batch.legal_ids()]
+            features = [_frozen(a) for a in batch.legal_features()]
+            decisions = Decisions(obs, mask, seats, ids, features, rules, batch.view_of)
             try:
                 chosen = agent.act(decisions)
             finally:
-                decisions.game_of = None  # the deals move on: no view made from them later
+                decisions._view_of = None  # the deals move on: no view made from them later
         else:
             chosen = agent(obs, mask, seats)
     except (Exception, SystemExit) as e:  # (an agent must not end the run by exiting)
@@ -452,13 +480,13 @@ def _choose(
         raise AgentActionError(
             f"{who} returned a {type(chosen).__name__} that is not an array of action ids ({_describe(e)})"
         ) from e
-    actions = checked_actions(array, len(seats), mask.shape[1], who)
-    illegal = np.flatnonzero(mask[np.arange(len(seats)), actions] == 0)
+    actions = checked_actions(array, len(batch.seats), batch.mask.shape[1], who)
+    illegal = np.flatnonzero(~np.asarray(batch.is_legal(actions), dtype=bool))
     if len(illegal):
         k = int(illegal[0])
         raise AgentActionError(
-            f"{who} chose action {int(actions[k])}, which is not legal for seat {int(seats[k])} there "
-            f"(row {k} of its batch of {len(seats)}; legal: the mask's 1s)"
+            f"{who} chose action {int(actions[k])}, which is not legal for seat {int(batch.seats[k])} there "
+            f"(row {k} of its batch of {len(batch.seats)}; legal: the mask's 1s)"
         )
     return actions
 

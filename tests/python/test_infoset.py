@@ -101,6 +101,78 @@ def test_another_seats_view_and_bad_seats():
     assert "123" not in str(sk.InfoView(sk.Game("classic", seed=123), 0))  # no deal seed in the view
 
 
+def test_the_view_of_a_finished_deal_names_why_no_seat_is_to_act():
+    g = sk.Game("classic", seed=4)
+    while not g.is_over():
+        g.apply_action(int(g.legal_action_ids()[0]))
+    for seat in (None, -1, g.current_player()):
+        with pytest.raises(ValueError, match="the deal is over, so no seat is to act"):
+            sk.InfoView(g, seat)
+    assert sk.InfoView(g, 2).is_over() and sk.InfoView(g, 2).seat == 2  # a named seat still has its view
+
+
+class _LooksForTheDeal(sk.Agent):
+    """Collects every Game reachable from its Decisions' public attributes and from
+    its views (an agent may see its seat's information and nothing more)."""
+
+    def __init__(self):
+        self.games, self.hidden_equal = [], 0
+
+    def act(self, d):
+        for name in dir(d):
+            if not name.startswith("_"):
+                value = getattr(d, name)
+                if callable(value) and not hasattr(value, "__self__"):  # (a function kept on it: ask it for row 0)
+                    value = value(0)
+                items = value if isinstance(value, (list, tuple)) else [value]
+                self.games += [x for x in items if isinstance(x, sk.Game)]
+        for i in range(len(d)):
+            view = d.views[i]
+            self.games += [getattr(view, n) for n in dir(view) if isinstance(getattr(view, n, None), sk.Game)]
+        return np.array([ids[0] for ids in d.legal_ids], dtype=np.int64)
+
+
+def test_an_agent_gets_what_its_seat_may_see_and_no_game_of_the_whole_deal():
+    agent = _LooksForTheDeal()
+    sk.selfplay("baibian", games=2, agents=[agent, "greedy"], seed=3, batch=2)
+    sk.agents.agent_step(agent, sk.Game("baibian", seed=1))
+    assert agent.games == []
+    assert not hasattr(sk.Decisions, "game_of")
+
+
+class _Writes(sk.Agent):
+    def __init__(self, target):
+        self.target = target
+
+    def act(self, d):
+        if self.target == "legal_ids":
+            d.legal_ids[0][0] = 5
+        elif self.target == "legal_features":
+            d.legal_features[0][0, 0] = 1.0
+        else:
+            getattr(d, self.target)[0] = 0
+        return np.array([ids[0] for ids in d.legal_ids], dtype=np.int64)
+
+
+@pytest.mark.parametrize("target", ["legal_ids", "legal_features", "seats", "mask", "obs"])
+def test_an_agent_cannot_write_into_what_the_runner_checks(target):
+    with pytest.raises(sk.agents.AgentError, match="read-only"):
+        sk.selfplay("classic", games=1, agents=[_Writes(target), "random"], seed=1, batch=1)
+
+
+def test_a_callable_that_unlocks_the_mask_still_cannot_make_a_move_legal():
+    def cheats(obs, mask, seats):
+        mask.flags.writeable = True  # (numpy allows it on a view of a writeable array)
+        illegal = np.array([int(np.flatnonzero(row == 0)[0]) for row in mask])
+        mask[np.arange(len(mask)), illegal] = 1
+        return illegal
+
+    with pytest.raises(sk.agents.AgentActionError, match="not legal"):
+        sk.selfplay("classic", games=1, agents=[cheats, "random"], seed=1, batch=1)
+    with pytest.raises(sk.agents.AgentActionError, match="not legal"):
+        sk.agents.agent_step(cheats, sk.Game("classic", seed=1))
+
+
 class _ChecksItsViews(sk.Agent):
     """Plays the first legal id, checking every row's view against the row."""
 

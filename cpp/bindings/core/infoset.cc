@@ -28,6 +28,14 @@ void bind_infoset(py::module_& m) {
                            "sample_world(rng) deals those cards anew, as the built-in search bot does "
                            "(docs/infoset.md).")
       .def(py::init([](const sk::Game& g, const py::handle& seat) {
+             // Once the deal is over no seat is to act (current_player() is -1): say so, rather
+             // than refusing the -1 as a seat out of range.
+             const bool to_act = seat.is_none() || (py::isinstance<py::int_>(seat) &&
+                                                    seat.cast<py::int_>().equal(py::int_(-1)));
+             if (to_act && g.state().current_player() < 0)
+               throw py::value_error(
+                   "InfoView: the deal is over, so no seat is to act (current_player() is -1); "
+                   "name the seat to view: InfoView(game, seat) with seat 0..3");
              return sk::InfoView(g, seat.is_none() ? g.state().current_player() : seat_arg(seat, "seat"));
            }),
            py::arg("game"), py::arg("seat") = py::none())
