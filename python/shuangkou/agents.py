@@ -102,9 +102,10 @@ class Decisions:
     stays valid after it).
 
     An agent gets what its seat may see and nothing more: the views are the only way to
-    the deal (no `Game` with the other hands is handed out), and the arrays are
-    read-only (the runner checks the chosen ids against its own copy of what is legal,
-    never against these arrays).
+    the deal (no `Game` with the other hands is handed out). ``obs``, ``mask`` and
+    ``seats`` are copies made for the agent, ``legal_ids`` and ``legal_features``
+    read-only views; the runner checks the chosen ids against its own data, never
+    against these arrays, so writing into them changes nothing it relies on.
     """
 
     obs: np.ndarray
@@ -459,8 +460,11 @@ def _frozen(a: np.ndarray) -> np.ndarray:
 def _choose(agent: AgentLike, batch: _Batch, rules: _core.Rules, who: str) -> np.ndarray:
     """Asks a Python agent for one action per row (an `Agent` gets `Decisions`, built
     only for it, whose views read row i's deal while it acts; a callable gets (obs, mask,
-    seats)), all read-only, and checks the answer against the runner's own data."""
-    obs, mask, seats = _frozen(batch.obs), _frozen(batch.mask), _frozen(batch.seats)
+    seats)) and checks the answer against the runner's own data. The agent's obs and mask
+    are the runner's copies, used for nothing after it acts, and its seats a copy of its
+    own (writable: torch.from_numpy and the like take them without a warning); the legal
+    ids and features, views of the runner's buffers, are read-only."""
+    obs, mask, seats = batch.obs, batch.mask, batch.seats.copy()
     try:
         if isinstance(agent, Agent):
             ids = [_frozen(a) for a in batch.legal_ids()]

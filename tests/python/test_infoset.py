@@ -154,10 +154,24 @@ class _Writes(sk.Agent):
         return np.array([ids[0] for ids in d.legal_ids], dtype=np.int64)
 
 
-@pytest.mark.parametrize("target", ["legal_ids", "legal_features", "seats", "mask", "obs"])
-def test_an_agent_cannot_write_into_what_the_runner_checks(target):
+@pytest.mark.parametrize("target", ["legal_ids", "legal_features"])
+def test_an_agent_cannot_write_into_the_runner_s_legal_ids_or_features(target):
     with pytest.raises(sk.agents.AgentError, match="read-only"):
         sk.selfplay("classic", games=1, agents=[_Writes(target), "random"], seed=1, batch=1)
+
+
+@pytest.mark.parametrize("target", ["seats", "mask", "obs"])
+def test_an_agent_that_writes_into_its_copies_changes_nothing_the_runner_uses(target):
+    class First(sk.Agent):
+        def act(self, d):
+            return np.array([ids[0] for ids in d.legal_ids], dtype=np.int64)
+
+    def run(agent):
+        agent.name = "first legal"  # (one label: the summaries compare whole)
+        return sk.selfplay("baibian", games=3, agents=[agent, "greedy"], seed=5, batch=2)["scores"]
+
+    writes = run(_Writes(target))
+    assert writes == run(First())
 
 
 def test_a_callable_that_unlocks_the_mask_still_cannot_make_a_move_legal():
