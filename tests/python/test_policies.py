@@ -3,10 +3,14 @@ docs/policies.md) and the example from training to the arena (experiments/ppo_to
 
 from __future__ import annotations
 
+import base64
+import io
 import json
+import pickle
 import subprocess
 import sys
 import warnings
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -17,9 +21,11 @@ gym = pytest.importorskip("gymnasium")
 torch = pytest.importorskip("torch")
 
 import shuangkou as sk  # noqa: E402
-from sb3_contrib import MaskablePPO  # noqa: E402
+from sb3_contrib import QRDQN, MaskablePPO  # noqa: E402
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy  # noqa: E402
+from shuangkou import policies  # noqa: E402
 from shuangkou.agents import AgentError, AgentRulesError  # noqa: E402
-from stable_baselines3 import DQN, PPO  # noqa: E402
+from stable_baselines3 import A2C, DQN, PPO  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV_KWARGS = dict(variant="baibian", opponents="random", control_partner=True, team_formation="fixed")
@@ -149,11 +155,12 @@ def test_the_arena_feeds_the_policy_the_gymnasium_envs_observations(model, reset
 def test_saved_then_loaded_from_path_plays_the_same_actions(model, tmp_path):
     model.save(tmp_path / "ppo_baibian.zip")
     in_memory = sk.policy_agent(model)
-    for loaded in (
-        sk.policy_agent(tmp_path / "ppo_baibian.zip"),  # the algorithm found from the zip's policy class
-        sk.policy_agent(str(tmp_path / "ppo_baibian.zip"), algorithm=MaskablePPO, variant="baibian"),
-    ):
-        assert loaded.name == "ppo_baibian" and isinstance(loaded.model, MaskablePPO)
+    safe = sk.policy_agent(tmp_path / "ppo_baibian.zip")  # rebuilt from the weights: no model object
+    assert safe.model is None and isinstance(safe.policy, MaskableActorCriticPolicy)
+    trusted = sk.policy_agent(str(tmp_path / "ppo_baibian.zip"), algorithm=MaskablePPO, variant="baibian", trusted=True)
+    assert isinstance(trusted.model, MaskablePPO)
+    for loaded in (safe, trusted, sk.policy_agent(tmp_path / "ppo_baibian.zip", trusted=True)):
+        assert loaded.name == "ppo_baibian"
         runs = [sk.arena("baibian", agents=[a, "random"], deals=30, seed=2) for a in (in_memory, loaded)]
         np.testing.assert_array_equal(*(r.arrays[(r["agents"][0], "random")]["score_diff"] for r in runs))
     rng = np.random.default_rng(0)
@@ -169,6 +176,9 @@ def test_bad_models_and_files_are_refused_with_a_clear_message(model, tmp_path):
     (tmp_path / "junk.zip").write_bytes(b"not a zip")
     with pytest.raises(ValueError, match="not a model saved by Stable-Baselines3"):
         sk.policy_agent(tmp_path / "junk.zip")
+    model.save(tmp_path / "m.zip")
+    with pytest.raises(ValueError, match=r"^device 'bogus': not a torch device \(Expected one of cpu"):
+        sk.policy_agent(tmp_path / "m.zip", device="bogus")
     with pytest.raises(ValueError, match="takes a Stable-Baselines3 model"):
         sk.policy_agent(lambda obs, mask, seats: mask.argmax(axis=1))
     with pytest.raises(ValueError, match="Q-values, not a distribution"):
@@ -190,6 +200,189 @@ def test_bad_models_and_files_are_refused_with_a_clear_message(model, tmp_path):
         sk.policy_agent(model, seed=-1)
     with pytest.raises(ValueError, match="unknown"):
         sk.policy_agent(model, variant="baibain")
+
+
+# ---------------------------------------------------------------------------- files not trusted
+
+
+class Touch:
+    """Unpickling it creates the file `path`: the stand-in for code a crafted model file runs."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = str(path)
+
+    def __reduce__(self):
+        return (open, (self.path, "w"))
+
+
+def rewritten(src: Path, dst: Path, **entries: bytes | None) -> Path:
+    """A copy of the zip `src` at `dst` with `entries` (name -> bytes; None drops it) replaced."""
+    entries = {k.replace("_pth", ".pth"): v for k, v in entries.items()}
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as zout:
+        for name in zin.namelist():
+            if name not in entries:
+                zout.writestr(name, zin.read(name))
+        for name, raw in entries.items():
+            if raw is not None:
+                zout.writestr(name, raw)
+    return dst
+
+
+def crafted_data(src: Path, marker: Path, **changes) -> bytes:
+    """The `data` entry of the zip `src` with every cloudpickled object replaced by a pickle
+    that creates `marker`, and `changes` made to its entries' readable parts."""
+    with zipfile.ZipFile(src) as z:
+        data = json.loads(z.read("data"))
+    payload = base64.b64encode(pickle.dumps(Touch(marker))).decode()
+    for entry in data.values():
+        if isinstance(entry, dict) and ":serialized:" in entry:
+            entry[":serialized:"] = payload
+    for key, value in changes.items():
+        data[key] = {**data.get(key, {}), **value} if isinstance(value, dict) else value
+    return json.dumps(data).encode()
+
+
+def random_batch(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    obs = rng.uniform(-1, 1, (64, 445)).astype(np.float32)
+    mask = (rng.random((64, n)) < 0.1).astype(np.int8)
+    mask[:, 0] = 1
+    return obs, mask
+
+
+def test_a_crafted_zip_runs_no_code_by_default_and_only_with_trusted(model, tmp_path):
+    model.save(tmp_path / "m.zip")
+    marker = tmp_path / "ran"
+    evil = rewritten(tmp_path / "m.zip", tmp_path / "evil.zip", data=crafted_data(tmp_path / "m.zip", marker))
+    agent = sk.policy_agent(evil)  # its policy class, spaces, schedules: all pickles that would run
+    assert not marker.exists() and agent.model is None
+    obs, mask = random_batch(351)
+    np.testing.assert_array_equal(agent.scores(obs), sk.policy_agent(model).scores(obs))  # the weights, rebuilt
+    with pytest.raises(ValueError, match="names no policy class"):
+        sk.policy_agent(evil, trusted=True)  # SB3's own load unpickles `data`...
+    assert marker.exists()  # ...and ran the file's code: trusted=True only for files you trust
+    marker.unlink()
+
+    # A pickle in policy.pth: torch.load(weights_only=True) refuses it, and nothing runs.
+    buf = io.BytesIO()
+    torch.save({"action_net.weight": Touch(marker)}, buf)
+    bad_weights = rewritten(tmp_path / "m.zip", tmp_path / "w.zip", policy_pth=buf.getvalue())
+    with pytest.raises(
+        ValueError,
+        match=r"w\.zip: its policy\.pth is not a weights-only torch file \(it pickles io\.open.*trusted=True",
+    ):
+        sk.policy_agent(bad_weights)
+    # A class of its own: only the trusted load could build it.
+    custom = {"__module__": "evil.policies", "__init__": "<function EvilPolicy.__init__ at 0x7f00>"}
+    for data, problem in [
+        (crafted_data(tmp_path / "m.zip", marker, policy_class=custom), "policy class is EvilPolicy of evil.policies"),
+        (
+            crafted_data(
+                tmp_path / "m.zip",
+                marker,
+                policy_kwargs={"features_extractor_class": "<class 'evil.Extractor'>", ":serialized:": "x"},
+            ),
+            "policy_kwargs features_extractor_class=<class 'evil.Extractor'>",
+        ),
+        (
+            crafted_data(tmp_path / "m.zip", marker, policy_kwargs={"activation_fn": "<class 'evil.Act'>"}),
+            "activation_fn <class 'evil.Act'> is not a torch.nn activation",
+        ),
+    ]:
+        with pytest.raises(ValueError, match=f"{problem}.*trusted=True .* runs code in the file"):
+            sk.policy_agent(rewritten(tmp_path / "m.zip", tmp_path / "c.zip", data=data))
+    assert not marker.exists()
+
+
+def test_models_saved_by_sb3_load_without_trust_and_play_like_the_trusted_load(tmp_path):
+    """Each kind of policy rebuilt from its weights (layer sizes from their shapes, the
+    activation from the JSON) scores every action exactly as SB3's own load of the file."""
+    env = make_env()
+    models = {
+        "a2c": A2C(
+            "MlpPolicy",
+            env,
+            device="cpu",
+            policy_kwargs={"net_arch": {"pi": [32], "vf": [16, 8]}, "activation_fn": torch.nn.ReLU},
+        ),
+        "ppo": PPO("MlpPolicy", env, n_steps=64, batch_size=64, device="cpu", policy_kwargs={"net_arch": []}),
+        "dqn": DQN("MlpPolicy", env, buffer_size=100, device="cpu", policy_kwargs={"net_arch": [32, 16]}),
+        "qrdqn": QRDQN(
+            "MlpPolicy", env, buffer_size=100, device="cpu", policy_kwargs={"net_arch": [16], "n_quantiles": 5}
+        ),
+    }
+    obs, mask = random_batch(351, seed=1)
+    for label, m in models.items():
+        m.save(tmp_path / label)
+        safe = sk.policy_agent(tmp_path / f"{label}.zip", variant="baibian")
+        trusted = sk.policy_agent(tmp_path / f"{label}.zip", trusted=True)
+        assert safe.model is None and type(safe.policy) is type(trusted.policy) is type(m.policy)
+        np.testing.assert_array_equal(safe.scores(obs), trusted.scores(obs))
+        np.testing.assert_array_equal(safe.choose(obs, mask), trusted.choose(obs, mask))
+    a2c = sk.policy_agent(tmp_path / "a2c.zip").policy
+    assert isinstance(a2c.mlp_extractor.policy_net[1], torch.nn.ReLU)  # not the default Tanh
+
+
+def test_files_that_cannot_be_read_safely_are_refused_with_one_line(model, tmp_path, monkeypatch):
+    model.save(tmp_path / "m.zip")
+    m = tmp_path / "m.zip"
+    bomb = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("data", b" " * (16 << 20) + b"{}")  # 16 MiB of spaces: 16 KB deflated
+        z.writestr("policy.pth", b"")
+    assert bomb.stat().st_size < 100_000
+    with zipfile.ZipFile(m) as z:
+        data = z.read("data")
+
+    def weights(**changes) -> bytes:  # the model's policy.pth with tensors changed (None: dropped)
+        state = dict(model.policy.state_dict())
+        for key, value in changes.items():
+            state[key.replace("_net_", "_net.")] = value
+        buf = io.BytesIO()
+        torch.save({k: v for k, v in state.items() if v is not None}, buf)
+        return buf.getvalue()
+
+    cases = [
+        (bomb, r"entry data \(16,777,218 bytes\) is larger than the 16,777,216 bytes read"),
+        (rewritten(m, tmp_path / "a.zip", policy_pth=None), "it has no policy.pth entry"),
+        (rewritten(m, tmp_path / "b.zip", data=b"\x80pickle"), "its data entry is not JSON"),
+        (rewritten(m, tmp_path / "c.zip", policy_pth=b"junk"), "its policy.pth is not a weights-only torch file"),
+        (
+            rewritten(m, tmp_path / "d.zip", data=data.replace(b"MaskableActorCriticPolicy.__init__", b"X.__init__")),
+            "policy class is X of sb3_contrib",
+        ),
+        (
+            rewritten(m, tmp_path / "e.zip", policy_pth=weights(action_net_bias=torch.zeros(3))),
+            "does not fit a Maskable",
+        ),
+        (rewritten(m, tmp_path / "f.zip", policy_pth=weights(action_net_weight=None)), "has no action_net.weight"),
+        (
+            rewritten(m, tmp_path / "g.zip", policy_pth=weights(action_net_weight=torch.zeros(250, 64))),
+            r"its data says Discrete\(351\), its weights give 250 actions",
+        ),
+    ]
+    for path, problem in cases:
+        with pytest.raises(ValueError, match=problem) as e:
+            sk.policy_agent(path)
+        assert "\n" not in str(e.value) and str(path) in str(e.value)
+    monkeypatch.setitem(policies.MAX_ENTRY_BYTES, "policy.pth", 1000)  # a cap on the weights too
+    with pytest.raises(ValueError, match=r"entry policy\.pth \(\d[\d,]+ bytes\) is larger than the 1,000 bytes read"):
+        sk.policy_agent(m)
+    monkeypatch.undo()
+
+    class OtherObservation(gym.Env):  # a model of another observation (10 floats)
+        observation_space = gym.spaces.Box(-1.0, 1.0, (10,), np.float32)
+        action_space = gym.spaces.Discrete(351)
+
+    PPO("MlpPolicy", OtherObservation(), n_steps=64, batch_size=64, device="cpu").save(tmp_path / "o.zip")
+    with pytest.raises(ValueError, match=r"o\.zip: the model observes .*Box.* of shape \[10\], but .*\(445,\)"):
+        sk.policy_agent(tmp_path / "o.zip")
+    with pytest.raises(ValueError, match=r"Discrete\(351\).*classic.*250 actions"):
+        sk.policy_agent(m, variant="classic")
+    with pytest.raises(ValueError, match="its policy is MaskableActorCriticPolicy, not DQN's"):
+        sk.policy_agent(m, algorithm=DQN)
+    with pytest.raises(ValueError, match="trusted must be True or False"):
+        sk.policy_agent(m, trusted="yes")
 
 
 # ---------------------------------------------------------------------------- the wrong rules
