@@ -39,6 +39,7 @@ from ._args import DEFAULT_SEED, int_arg
 from .agents import Agent, AgentLike, is_bot, resolve_agent, unique_labels
 from .memory import check_memory
 from .ray_cluster import check_ray_arg
+from .ray_runs import reach
 from .replays import ReplayWriter
 from .selfplay import OUTCOMES, selfplay
 from .stats import bradley_terry, t975, wilson_interval
@@ -228,6 +229,8 @@ def arena(
             raise ValueError("chunk: deals per Ray task, for ray=...; without Ray the deals are not cut")
     # (a dmc:PATH agent's network was read once, by resolve_agent: every pair and both
     # halves play it even if the file is rewritten meanwhile, as a training run does)
+    if ray:  # the cluster reached, the agents checked, before the replay file is opened
+        reach(ray, resolved)
     writer = ReplayWriter(replay_path) if replays else None
     try:
         return _play_round_robin(

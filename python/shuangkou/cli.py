@@ -78,6 +78,15 @@ def _replays_arg(text: str) -> int | str:
         raise ValueError(f"--replays takes a count or 'all', got '{text}'") from None
 
 
+def _reach_ray(ray: Any, agents: list[Any]) -> None:
+    """With --ray: the cluster reached and the agents checked for it before --out is touched,
+    so that a cluster that cannot be reached leaves the folder as it was."""
+    if ray:
+        from .ray_runs import reach
+
+        reach(ray, agents)
+
+
 def _cmd_selfplay(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
@@ -91,6 +100,7 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     if replays and out is None:
         raise ValueError("--replays needs --out (the replays go to OUT/replays.jsonl.gz)")
     if out is not None:  # before a long run, not after it
+        _reach_ray(args.ray, agents)
         names = ["summary.json", "deals.npz"] + (["replays.jsonl.gz"] if replays else [])
         prepare_out(out, names, marks=SELFPLAY_FILES, force=args.force)
     bar = tqdm(
@@ -166,6 +176,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     if replays and out is None:
         raise ValueError("--replays needs --out (the replays go to OUT/replays.jsonl.gz)")
     if out is not None:
+        _reach_ray(args.ray, agents)
         names = list(FILES) + (["replays.jsonl.gz"] if replays else [])
         prepare_out(out, names, marks=[*FILES, "replays.jsonl.gz"], force=args.force)
     pairs = len(agents) * (len(agents) - 1) // 2

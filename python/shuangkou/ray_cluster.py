@@ -22,6 +22,8 @@ import socket
 import sys
 from typing import Any
 
+from .errors import clip
+
 LOOPBACK = "127.0.0.1"
 
 
@@ -93,6 +95,11 @@ def check_ray_arg(value: Any) -> bool | str:
         text = value.strip()
         if text == "auto":
             return text
+        if "://" in text:  # ray://HOST:PORT (Ray Client) would pass the HOST:PORT form and go to DNS
+            raise ValueError(
+                f"ray: {clip(repr(text))} is a URL; Ray Client addresses (ray://...) are not supported: run on a "
+                "machine of the cluster and give its head's 'HOST:PORT', 'auto' or True"
+            )
         host, colon, port = text.rpartition(":")
         if colon and host and port.isdigit() and 0 < int(port) < 65536:
             return text

@@ -16,6 +16,7 @@ A task whose worker process dies, or whose node leaves the cluster, runs again e
 from __future__ import annotations
 
 import math
+import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -25,10 +26,12 @@ import numpy as np
 
 from . import _core
 from .agents import AgentLike, agent_label, is_bot
+from .errors import clip
 from .ray_cluster import connect, node_cpus, worker_setup
 
 RETRIES = 5  # runs of a chunk after its worker or node died
 CHUNKS_PER_WORKER = 4  # the default chunk size gives each worker about this many chunks
+DROP_WAIT_S = 2.0  # how long a run that raised or stopped collects its cancelled chunks
 
 
 @dataclass
@@ -89,6 +92,49 @@ def check_shippable(agents: Sequence[AgentLike], ray: Any) -> None:
             ) from None
 
 
+def reach(ray: bool | str, agents: Sequence[AgentLike]) -> Any:
+    """Connects to the Ray that `ray` names and checks that `agents` can be sent to its
+    workers (`check_shippable`); returns the ray module. A run on Ray calls it before it
+    touches any output (a replay file, an --out folder), so that a cluster that cannot be
+    reached (ConnectionError) or an agent that cannot travel (ValueError) leaves them as
+    they were."""
+    ray_module = connect(ray)
+    check_shippable(agents, ray_module)
+    return ray_module
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def task_failure(error: Any) -> BaseException:
+    """What a chunk's failure (a ray.exceptions.RayTaskError) is raised as here: the
+    exception the task raised (its cause: the AgentError naming the agent, a ValueError...),
+    whose message is one line, rather than Ray's wrapper (the remote stack frames, in
+    colour). A RuntimeError with the last line of Ray's message, colour codes removed,
+    where Ray brought no cause back."""
+    cause = getattr(error, "cause", None)
+    if isinstance(cause, Exception):
+        return cause
+    lines = [line.strip() for line in _ANSI.sub("", str(error)).splitlines() if line.strip()]
+    return RuntimeError(f"a Ray task failed: {clip(lines[-1] if lines else type(error).__name__, 300)}")
+
+
+def _drop(ray_module: Any, pending: list[Any]) -> None:
+    """Cancels the chunks still out and collects, for a moment, what they end with (a
+    cancellation, or the error of another chunk that failed meanwhile), so that Ray does
+    not print them as unhandled errors after the run has raised or stopped."""
+    for f in pending:
+        ray_module.cancel(f, force=True)
+    if not pending:
+        return
+    ended, _ = ray_module.wait(pending, num_returns=len(pending), timeout=DROP_WAIT_S)
+    for f in ended:
+        try:
+            ray_module.get(f)
+        except Exception:  # noqa: BLE001, S110 - the run has its outcome already; these are dropped
+            pass
+
+
 def default_chunk(total_games: int, threads: int) -> int:
     """Deals a chunk: about CHUNKS_PER_WORKER chunks for each worker the cluster can run
     at once (at least 1 deal, at most 100,000)."""
@@ -115,13 +161,11 @@ def play_runs(
     of all runs finished so far; a false value other than None stops early, keeping each
     run's deals up to its first unfinished chunk. on_records[k] receives run k's records,
     in deal order."""
-    ray_module = connect(ray)
+    ray_module = reach(ray, [a for r in runs for a in r.agents])
     threads = threads or 1
     total = sum(r.games for r in runs)
     if chunk is None:
         chunk = default_chunk(total, threads)
-    for r in runs:
-        check_shippable(r.agents, ray_module)
     task = ray_module.remote(num_cpus=threads, max_retries=RETRIES)(_play)
     rules_ref = ray_module.put(rules)
     futures: dict[Any, tuple[int, int]] = {}  # future -> (run, chunk index)
@@ -148,7 +192,7 @@ def play_runs(
                 try:
                     arrays, records, node = ray_module.get(f)
                 except ray_module.exceptions.RayTaskError as e:
-                    raise e.as_instanceof_cause() from None
+                    raise task_failure(e) from None
                 results[k][c] = (arrays, records)
                 nodes[node] = nodes.get(node, 0) + 1
                 done += sizes[k][c]
@@ -158,8 +202,7 @@ def play_runs(
                     stopped = True
                     break
     finally:
-        for f in pending:
-            ray_module.cancel(f, force=True)
+        _drop(ray_module, pending)
     out: list[dict[str, np.ndarray]] = []
     from .selfplay import concat_results
 

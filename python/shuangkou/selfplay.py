@@ -24,6 +24,7 @@ from ._args import DEFAULT_SEED, int_arg
 from .agents import Agent, AgentLike, decide, is_bot, reset_agent, resolve_agent, seat_labels
 from .memory import check_memory
 from .ray_cluster import check_ray_arg
+from .ray_runs import reach
 from .replays import ReplayWriter
 
 OUTCOMES = ("double", "single", "draw")  # outcome codes 0, 1, 2 (双扣, 单扣, 平扣): the one definition
@@ -208,6 +209,8 @@ def _play_all(
 ) -> tuple[dict[str, np.ndarray], dict[str, Any] | None]:
     """The deals of a `selfplay` call, here or on Ray, with their replays written: the
     per-deal arrays and, on Ray, where the chunks ran."""
+    if ray:  # the cluster reached, the agents checked, before the replay file is opened
+        reach(ray, names)
     opened = bool(replays_n) and not _is_writer(replay_path)
     writer = ReplayWriter(replay_path) if opened else replay_path if replays_n else None
     seated = writer.for_seats(labels) if opened else writer  # (a caller's writer names the seats itself)

@@ -17,6 +17,7 @@ import pytest
 ray = pytest.importorskip("ray")
 
 import shuangkou as sk  # noqa: E402
+from shuangkou.agents import AgentError  # noqa: E402
 from shuangkou.ray_cluster import start_local  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -207,3 +208,91 @@ def test_the_cli_joins_a_cluster_and_says_where_the_work_ran(tmp_path):
     assert p.returncode == 0, p.stderr[-2000:]
     results = json.loads((tmp_path / "ar" / "results.json").read_text())
     assert sum(results["ray"]["nodes"].values()) == results["ray"]["chunks"] == 4
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _cli(*args: str, cwd: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "shuangkou", *args]
+    return subprocess.run(cmd, capture_output=True, timeout=timeout, cwd=cwd)
+
+
+def test_a_cluster_that_cannot_be_reached_leaves_the_replay_file_as_it_was(tmp_path):
+    path = tmp_path / "replays.jsonl.gz"
+    sk.selfplay("classic", games=5, agents="greedy", replays=5, replay_path=path)
+    before = path.read_bytes()
+    assert len(before) > 1000
+    # This process is connected to another cluster: refused (ValueError) before the file is opened.
+    with pytest.raises(ValueError, match="connected to the Ray cluster at"):
+        sk.selfplay("classic", games=5, agents="greedy", replays=5, replay_path=path, ray="10.0.0.1:6379")
+    with pytest.raises(ValueError, match="connected to the Ray cluster at"):
+        sk.arena("classic", ["greedy", "random"], deals=4, replays=1, replay_path=path, ray="10.0.0.1:6379")
+    assert path.read_bytes() == before
+    # A fresh process and a closed port: ConnectionError, the file untouched.
+    port = _closed_port()
+    code = f"""
+import shuangkou as sk
+for run in (sk.selfplay, sk.arena):
+    kw = dict(games=5, agents="greedy") if run is sk.selfplay else dict(agents=["greedy", "random"], deals=4)
+    try:
+        run("classic", replays=1, replay_path={str(path)!r}, ray="127.0.0.1:{port}", **kw)
+    except ConnectionError as e:
+        print("refused:", e)
+"""
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert p.stdout.count(f"refused: cannot reach a Ray cluster at 127.0.0.1:{port}") == 2, p.stdout + p.stderr
+    assert path.read_bytes() == before
+
+
+def test_a_cluster_that_cannot_be_reached_leaves_the_out_folder_as_it_was(tmp_path):
+    bad = f"127.0.0.1:{_closed_port()}"
+    selfplay = ["selfplay", "--variant", "classic", "--games", "5", "--replays", "5", "--quiet"]
+    p = _cli(*selfplay, "--out", str(tmp_path / "sp"), "--ray", bad)
+    err = p.stderr.decode()
+    assert p.returncode == 1 and err.startswith(f"error: cannot reach a Ray cluster at {bad}") and err.count("\n") == 1
+    assert not (tmp_path / "sp").exists()  # not even created
+    p = _cli(*selfplay, "--out", str(tmp_path / "sp"))  # the run without Ray is no rerun
+    assert p.returncode == 0, p.stderr.decode()[-2000:]
+    before = {f.name: f.read_bytes() for f in (tmp_path / "sp").iterdir()}
+    p = _cli(*selfplay, "--out", str(tmp_path / "sp"), "--force", "--ray", bad)
+    assert p.returncode == 1 and {f.name: f.read_bytes() for f in (tmp_path / "sp").iterdir()} == before
+    arena = ["arena", "--variant", "classic", "--agents", "greedy,random", "--deals", "4", "--replays", "1"]
+    p = _cli(*arena, "--quiet", "--out", str(tmp_path / "ar"), "--ray", bad)
+    assert p.returncode == 1 and "cannot reach a Ray cluster" in p.stderr.decode()
+    assert not (tmp_path / "ar").exists()
+
+
+def test_ray_client_addresses_are_refused_at_once():
+    from shuangkou.ray_cluster import check_ray_arg
+
+    for address in ("ray://head.invalid:10001", " ray://127.0.0.1:10001", "http://127.0.0.1:8265"):
+        with pytest.raises(ValueError, match="is a URL; Ray Client addresses .* are not supported") as info:
+            check_ray_arg(address)
+        assert address.strip() in str(info.value) and "\n" not in str(info.value)
+    with pytest.raises(ValueError, match="'ray://head.invalid:10001' is a URL"):
+        sk.selfplay(games=10, ray="ray://head.invalid:10001")
+    p = _cli("selfplay", "--games", "5", "--quiet", "--ray", "ray://head.invalid:10001", timeout=60)
+    assert p.returncode == 2 and p.stderr.decode().startswith("error: ray: 'ray://head.invalid:10001' is a URL")
+
+
+def explodes(obs, mask, seats):
+    raise KeyError("boom")
+
+
+def test_an_agent_that_raises_on_a_worker_is_one_line_naming_it(tmp_path):
+    with pytest.raises(AgentError) as info:
+        sk.selfplay("classic", games=20, agents=[explodes, "random"], ray=True, chunk=10)
+    message = str(info.value)
+    assert "explodes" in message and "KeyError" in message and "boom" in message, message
+    assert "\n" not in message and "\x1b" not in message and len(message) < 300, message
+    assert not isinstance(info.value, ray.exceptions.RayTaskError)
+    (tmp_path / "boom.py").write_text("def explodes(obs, mask, seats):\n    raise KeyError('boom')\n")
+    address = ray.get_runtime_context().gcs_address
+    p = _cli("selfplay", "--games", "20", "--agents", "boom:explodes,random", "--ray", address, "--quiet", cwd=tmp_path)
+    err = p.stderr.decode()
+    assert p.returncode == 1 and err.startswith("error: ") and err.count("\n") == 1, err[-3000:]
+    assert "boom:explodes" in err and "KeyError" in err and "\x1b" not in err and len(err) < 400, err
