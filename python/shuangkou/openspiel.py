@@ -76,6 +76,7 @@ from typing import Any
 import numpy as np
 
 from . import _core
+from ._args import int_arg
 from .agents import Agent, AgentLike, Decisions, agent_label, agent_step, reset_agent, resolve_agent
 
 INSTALL_HINT = (
@@ -111,6 +112,7 @@ NUM_SEATS = 4
 MAX_GAME_LENGTH = 4 * NUM_CARDS
 SEED_BYTES = 8  # chance nodes of a deal: the bytes of its 64-bit seed, least significant first
 _CHANCE_OUTCOMES = [(b, 1.0 / 256) for b in range(256)]
+MAX_SIMULATIONS = 10**7  # the most simulations a move ismcts_bot takes (a move of 10**7 takes hours)
 _JOKER_BOMBS = ("three_kings", "heavenly_kings")
 _MOVE_SIZE = int(_core.encode_moves([None]).shape[1])
 _HISTORY_ROW = NUM_SEATS + _MOVE_SIZE  # actor (self, next, partner, previous) + the move's features
@@ -240,6 +242,21 @@ def utility_bounds(rules: _core.Rules, reward: str = "win") -> tuple[float, floa
     if reward == "log":
         return -math.log1p(-low), math.log1p(high)
     return low, high
+
+
+def _draw(sampler: Callable[[], Any], outcomes: int) -> int:
+    """One of `outcomes` equally likely ints (0..outcomes-1) from a draw of OpenSpiel's
+    probability sampler: a number in [0, 1] (a float, an int or a numpy number, never a
+    bool), checked before it is used; TypeError or ValueError naming it otherwise."""
+    u = sampler()
+    if isinstance(u, (bool, np.bool_)) or not isinstance(u, (int, float, np.integer, np.floating)):
+        raise TypeError(
+            f"resample_from_infostate: probability_sampler must return a number in [0, 1], "
+            f"got {type(u).__name__} {u!r:.60}"
+        )
+    if not 0 <= u <= 1:  # (NaN fails this too)
+        raise ValueError(f"resample_from_infostate: probability_sampler must return a number in [0, 1], got {u!r:.60}")
+    return min(int(u * outcomes), outcomes - 1)
 
 
 # ---------------------------------------------------------------------------- the game
@@ -382,12 +399,14 @@ class ShuangkouState(pyspiel.State):
         (``InfoView.sample_world``), from a numpy Generator seeded by two draws of the sampler
         (so the same draws give the same world). Before the deal, the seed bytes drawn so far
         are drawn anew. The OpenSpiel history stays this state's."""
-        clone = self.clone()
         if self._deal is None:
-            clone._seed_bytes = [min(int(probability_sampler() * 256), 255) for _ in self._seed_bytes]
+            clone = self.clone()
+            clone._seed_bytes = [_draw(probability_sampler, 256) for _ in self._seed_bytes]
             return clone
-        seed = sum(min(int(probability_sampler() * 2**32), 2**32 - 1) << (32 * k) for k in range(2))
-        clone._deal = _core.InfoView(self._deal, int(player_id)).sample_world(np.random.default_rng(seed))
+        player = int_arg(player_id, "resample_from_infostate: player_id", 0, NUM_SEATS - 1)
+        seed = sum(_draw(probability_sampler, 2**32) << (32 * k) for k in range(2))
+        clone = self.clone()
+        clone._deal = _core.InfoView(self._deal, player).sample_world(np.random.default_rng(seed))
         return clone
 
     def __str__(self) -> str:
@@ -618,7 +637,17 @@ def ismcts_bot(game: ShuangkouGame, *, simulations: int = 100, uct_c: float = 2.
     one random rollout per leaf, made ready for ``evaluate_bots``: OpenSpiel's bot does not
     implement ``restart_at``, which ``evaluate_bots`` calls first (``SpielError: RestartAt(state)
     not implemented.``); this one restarts its search tree there. Its worlds come from the
-    state's ``resample_from_infostate``."""
+    state's ``resample_from_infostate``.
+
+    simulations: 1..`MAX_SIMULATIONS` a move; uct_c: the exploration constant, a finite
+    number >= 0; seed: 0..2**32-2 (numpy's RandomState takes seed and seed + 1). A bad one
+    is a ValueError naming it, before the bot is built."""
+    simulations = int_arg(simulations, "ismcts_bot: simulations", 1, MAX_SIMULATIONS)
+    seed = int_arg(seed, "ismcts_bot: seed", 0, 2**32 - 2)
+    if isinstance(uct_c, (bool, np.bool_)) or not isinstance(uct_c, (int, float, np.integer, np.floating)):
+        raise ValueError(f"ismcts_bot: uct_c must be a finite number >= 0, got {uct_c!r:.60}")
+    if not 0 <= uct_c < math.inf:  # (NaN fails this too)
+        raise ValueError(f"ismcts_bot: uct_c must be a finite number >= 0, got {uct_c!r:.60}")
     from open_spiel.python.algorithms import ismcts, mcts
 
     class _ISMCTSBot(ismcts.ISMCTSBot):
@@ -626,7 +655,7 @@ def ismcts_bot(game: ShuangkouGame, *, simulations: int = 100, uct_c: float = 2.
             self.reset()
 
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(seed))
-    return _ISMCTSBot(game, evaluator, uct_c, simulations, random_state=np.random.RandomState(seed + 1))
+    return _ISMCTSBot(game, evaluator, float(uct_c), simulations, random_state=np.random.RandomState(seed + 1))
 
 
 def _register() -> None:

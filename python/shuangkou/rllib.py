@@ -45,7 +45,7 @@ try:
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.columns import Columns
     from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
-    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModule, MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
     from ray.rllib.core.rl_module.torch import TorchRLModule
     from ray.rllib.env.multi_agent_env import MultiAgentEnv
@@ -60,6 +60,8 @@ except ImportError as e:  # pragma: no cover - depends on what is installed
     ) from None
 
 
+from ._args import int_arg
+from .agents import Agent, Decisions
 from .envs.options import observation_box
 
 __all__ = [
@@ -69,8 +71,11 @@ __all__ = [
     "SHARED_POLICY",
     "TEAM_POLICIES",
     "MaskedTorchRLModule",
+    "ModuleAgent",
     "ShuangkouMultiAgentEnv",
     "arena_agent",
+    "check_hidden",
+    "check_model_config",
     "mask_logits",
     "module_spec",
     "policy_mapping",
@@ -86,6 +91,11 @@ SHARED_POLICY = "shared"  # policies="shared": one policy plays every seat (self
 TEAM_POLICIES = ("team_0", "team_1")  # policies="team": seats 0 and 2, seats 1 and 3
 POLICY_MAPPINGS = ("shared", "team")
 FLOAT_MIN = torch.finfo(torch.float32).min  # the logit of a masked-out action
+MAX_LAYERS = 64  # the most hidden layers of MaskedTorchRLModule's MLPs (as the DMC network's model format)
+MAX_WIDTH = 16384  # the widest hidden layer: a 16384 x 16384 layer is a 1 GiB matrix, 4 GiB with Adam's state
+MAX_BATCH = 1 << 24  # the most env steps of a train batch (and of a minibatch)
+MAX_EPOCHS = 1000  # the most passes over a train batch
+MAX_ENV_RUNNERS = 1024  # the most env runners (each a Ray actor)
 
 
 # ------------------------------------------------------------------------------------ env
@@ -112,6 +122,11 @@ class ShuangkouMultiAgentEnv(MultiAgentEnv):
 
     def __init__(self, config: Mapping[str, Any] | None = None) -> None:
         super().__init__()
+        if config is not None and not isinstance(config, Mapping):
+            raise TypeError(
+                "ShuangkouMultiAgentEnv: config must be a mapping of the AEC env's arguments (RLlib's env_config, "
+                f"e.g. {{'variant': 'baibian', 'reward': 'win'}}) or None, got {type(config).__name__} {config!r:.60}"
+            )
         config = dict(config or {})  # (RLlib passes an EnvContext: a dict with the worker's index)
         self.aec = raw_env(**config)  # checks every argument
         self.render_mode = self.aec.render_mode
@@ -201,26 +216,58 @@ register()
 # --------------------------------------------------------------------------------- module
 
 
-def _model_option(config: Any, key: str, default: Any) -> Any:
+_ACTIVATIONS: dict[str, type[nn.Module]] = {"relu": nn.ReLU, "tanh": nn.Tanh, "silu": nn.SiLU, "swish": nn.SiLU}
+
+
+def _model_options(config: Any) -> dict[str, Any]:
+    """The keys of a model_config (None, a dict or RLlib's DefaultModelConfig) that the
+    module reads, as a dict; ValueError for anything but a mapping."""
     if config is None:
-        return default
+        return {}
     if is_dataclass(config) and not isinstance(config, type):
         config = asdict(config)
     if not isinstance(config, Mapping):
         raise ValueError(f"MaskedTorchRLModule: model_config must be a dict, got {type(config).__name__}")
-    value = config.get(key)
-    return default if value is None else value
+    return {k: config[k] for k in ("fcnet_hiddens", "fcnet_activation", "vf_share_layers") if config.get(k) is not None}
+
+
+def check_hidden(hidden: Any, what: str = "hidden") -> list[int]:
+    """`hidden` as a list of layer widths: a sequence (a list, a tuple) of 1..`MAX_LAYERS` ints (never
+    bools) of 1..`MAX_WIDTH`; ValueError naming `what`, the limits and the value otherwise."""
+    allowed = f"a list of 1..{MAX_LAYERS} layer widths, each an integer 1..{MAX_WIDTH:,}"
+    if isinstance(hidden, (str, bytes)) or not isinstance(hidden, Sequence) or not 1 <= len(hidden) <= MAX_LAYERS:
+        raise ValueError(f"{what} must be {allowed}, got {hidden!r:.80}")
+    for width in hidden:
+        if (
+            isinstance(width, (bool, np.bool_))
+            or not isinstance(width, (int, np.integer))
+            or not 1 <= width <= MAX_WIDTH
+        ):
+            raise ValueError(f"{what} must be {allowed}, got {list(hidden)!r:.80} (the width {width!r:.30})")
+    return [int(w) for w in hidden]
+
+
+def check_model_config(config: Any) -> tuple[list[int], str, bool]:
+    """(hidden widths, activation, vf_share_layers) of a MaskedTorchRLModule model_config
+    (its defaults for keys it leaves out or sets to None); ValueError naming the key, what
+    it allows and the value for a bad one."""
+    options = _model_options(config)
+    hidden = check_hidden(options.get("fcnet_hiddens", [256, 256]), "MaskedTorchRLModule: fcnet_hiddens")
+    activation = options.get("fcnet_activation", "relu")
+    if not isinstance(activation, str) or activation not in _ACTIVATIONS:
+        raise ValueError(
+            f"MaskedTorchRLModule: fcnet_activation must be one of {sorted(_ACTIVATIONS)}, got {activation!r:.60}"
+        )
+    shared = options.get("vf_share_layers", False)
+    if not isinstance(shared, (bool, np.bool_)):
+        raise ValueError(f"MaskedTorchRLModule: vf_share_layers must be True or False, got {shared!r:.60}")
+    return hidden, activation, bool(shared)
 
 
 def _mlp(inputs: int, hidden: Sequence[int], activation: str) -> nn.Sequential:
-    acts: dict[str, type[nn.Module]] = {"relu": nn.ReLU, "tanh": nn.Tanh, "silu": nn.SiLU, "swish": nn.SiLU}
-    if activation not in acts:
-        raise ValueError(f"MaskedTorchRLModule: fcnet_activation must be one of {sorted(acts)}, got {activation!r}")
     layers: list[nn.Module] = []
     for width in hidden:
-        if isinstance(width, bool) or not isinstance(width, int) or width < 1:
-            raise ValueError(f"MaskedTorchRLModule: fcnet_hiddens must be positive ints, got {list(hidden)!r}")
-        layers += [nn.Linear(inputs, width), acts[activation]()]
+        layers += [nn.Linear(inputs, width), _ACTIVATIONS[activation]()]
         inputs = width
     return nn.Sequential(*layers)
 
@@ -241,8 +288,10 @@ class MaskedTorchRLModule(TorchRLModule, ValueFunctionAPI):
     mask is never an input of either network.
 
     model_config (a dict; RLlib's `DefaultModelConfig` keys): ``fcnet_hiddens`` (default
-    ``[256, 256]``), ``fcnet_activation`` ("relu", the default, "tanh" or "silu") and
-    ``vf_share_layers`` (default False: the value MLP is separate).
+    ``[256, 256]``: 1..`MAX_LAYERS` widths of 1..`MAX_WIDTH`), ``fcnet_activation`` ("relu",
+    the default, "tanh" or "silu") and ``vf_share_layers`` (default False: the value MLP is
+    separate); a bad value is a ValueError naming the key (`check_model_config`), before any
+    layer is built.
     """
 
     def setup(self) -> None:
@@ -255,11 +304,7 @@ class MaskedTorchRLModule(TorchRLModule, ValueFunctionAPI):
         if not isinstance(self.action_space, spaces.Discrete):
             raise ValueError(f"MaskedTorchRLModule needs a Discrete action space, got {self.action_space}")
         inputs = int(np.prod(space[OBS_KEY].shape))
-        hidden = list(_model_option(self.model_config, "fcnet_hiddens", [256, 256]))
-        activation = str(_model_option(self.model_config, "fcnet_activation", "relu"))
-        if not hidden:
-            raise ValueError("MaskedTorchRLModule: fcnet_hiddens must name at least one layer")
-        self.shared_vf = bool(_model_option(self.model_config, "vf_share_layers", False))
+        hidden, activation, self.shared_vf = check_model_config(self.model_config)
         self.pi_encoder = _mlp(inputs, hidden, activation)
         self.pi_head = nn.Linear(hidden[-1], int(self.action_space.n))
         self.vf_encoder = None if self.shared_vf else _mlp(inputs, hidden, activation)
@@ -318,8 +363,10 @@ def _to_team(agent_id: str, *args: Any, **kwargs: Any) -> str:
 def module_spec(
     policy_ids: Sequence[str] = (SHARED_POLICY,), hidden: Sequence[int] = (256, 256), activation: str = "relu"
 ) -> MultiRLModuleSpec:
-    """A `MultiRLModuleSpec` of one `MaskedTorchRLModule` per policy id."""
-    config = {"fcnet_hiddens": list(hidden), "fcnet_activation": activation, "vf_share_layers": False}
+    """A `MultiRLModuleSpec` of one `MaskedTorchRLModule` per policy id; ValueError (from
+    `check_model_config`) for a bad `hidden` or `activation`."""
+    config = {"fcnet_hiddens": check_hidden(hidden), "fcnet_activation": activation, "vf_share_layers": False}
+    check_model_config(config)
     specs = {pid: RLModuleSpec(module_class=MaskedTorchRLModule, model_config=dict(config)) for pid in policy_ids}
     return MultiRLModuleSpec(rl_module_specs=specs)
 
@@ -346,7 +393,15 @@ def ppo_config(
     first deal as an illegal action (with a warning); tests/python/test_rllib.py runs the
     check itself. Start Ray first (`start_ray()`: a local Ray on 127.0.0.1 only),
     then ``ppo_config(...).build_algo()``; change anything further on the returned config.
+
+    Every argument is checked here, before anything is built (RLlib's own validation lets
+    several bad ones through): ``train_batch_size`` 1..`MAX_BATCH`, ``minibatch_size``
+    1..train_batch_size, ``num_epochs`` 1..`MAX_EPOCHS`, ``lr`` a finite number > 0,
+    ``num_env_runners`` 0..`MAX_ENV_RUNNERS`, ``seed`` None or 0..2**32-1, ``hidden``
+    1..`MAX_LAYERS` widths of 1..`MAX_WIDTH` (integers, never bools); ValueError naming the
+    argument, what it allows and the value given.
     """
+    _check_training(train_batch_size, minibatch_size, num_epochs, lr, num_env_runners, seed)
     env_config = {"variant": variant, **env_options}
     ShuangkouMultiAgentEnv(env_config).close()  # the env's own errors, now rather than in a worker
     policy_ids, mapping = policy_mapping(policies)
@@ -369,6 +424,22 @@ def ppo_config(
     return config
 
 
+def _check_training(
+    train_batch_size: Any, minibatch_size: Any, num_epochs: Any, lr: Any, num_env_runners: Any, seed: Any
+) -> None:
+    """ValueError naming the first of ppo_config's training arguments that is out of its range."""
+    batch = int_arg(train_batch_size, "ppo_config: train_batch_size", 1, MAX_BATCH)
+    int_arg(minibatch_size, "ppo_config: minibatch_size", 1, batch, f" (at most train_batch_size, {batch})")
+    int_arg(num_epochs, "ppo_config: num_epochs", 1, MAX_EPOCHS)
+    if isinstance(lr, (bool, np.bool_)) or not isinstance(lr, (int, float, np.integer, np.floating)):
+        raise ValueError(f"ppo_config: lr must be a finite number > 0, got {lr!r:.60}")
+    if not 0 < lr < float("inf"):  # (NaN fails this too)
+        raise ValueError(f"ppo_config: lr must be a finite number > 0, got {lr!r:.60}")
+    int_arg(num_env_runners, "ppo_config: num_env_runners", 0, MAX_ENV_RUNNERS, " (0: sampling in the driver)")
+    if seed is not None:
+        int_arg(seed, "ppo_config: seed", 0, 2**32 - 1, " or None")
+
+
 # ----------------------------------------------------------------------------------- Ray
 
 
@@ -384,19 +455,45 @@ def start_ray() -> Any:
 # --------------------------------------------------------------------------------- arena
 
 
-def arena_agent(module: RLModule, greedy: bool = True, seed: int = 0) -> Callable[..., np.ndarray]:
-    """A trained `MaskedTorchRLModule` (``algo.get_module(policy_id)``) as an `sk.arena`
-    agent: ``agent(obs, mask, seats) -> action ids`` on batches (obs float32 [B, 445],
-    mask int8 [B, num_actions]). greedy: the most probable legal action; otherwise one
-    sampled from the masked distribution (numpy RNG seeded by `seed`)."""
-    rng = np.random.default_rng(seed)
+class ModuleAgent(Agent):
+    """A trained RLModule as an `sk.arena` agent (made by `arena_agent`): an `Agent` that is
+    also a callable ``agent(obs, mask, seats) -> action ids``. A sampling agent (greedy
+    False) draws from a numpy Generator seeded with `seed` again at every ``reset(rules)``,
+    which the arena and selfplay call before each run: two identical runs play alike."""
 
-    def agent(obs: np.ndarray, mask: np.ndarray, seats: np.ndarray | None = None) -> np.ndarray:
+    def __init__(self, module: RLModule, greedy: bool, seed: int) -> None:
+        self.module, self.greedy, self.seed = module, greedy, seed
+        self.name = "rllib"
+        self.__name__ = "rllib"
+        self._rng = np.random.default_rng(seed)
+
+    def reset(self, rules: Any) -> None:
+        self._rng = np.random.default_rng(self.seed)
+
+    def act(self, decisions: Decisions) -> np.ndarray:
+        return self(decisions.obs, decisions.mask, decisions.seats)
+
+    def __call__(self, obs: np.ndarray, mask: np.ndarray, seats: np.ndarray | None = None) -> np.ndarray:
         batch = {Columns.OBS: {OBS_KEY: torch.tensor(obs, dtype=torch.float32), MASK_KEY: torch.tensor(mask)}}
-        logits = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS].numpy()
-        if not greedy:  # the Gumbel-max trick: a sample of softmax(logits); masked logits stay far below
-            logits = logits + rng.gumbel(size=logits.shape).astype(np.float32)
+        logits = self.module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS].numpy()
+        if not self.greedy:  # the Gumbel-max trick: a sample of softmax(logits); masked logits stay far below
+            logits = logits + self._rng.gumbel(size=logits.shape).astype(np.float32)
         return np.where(np.asarray(mask) > 0, logits, -np.inf).argmax(axis=1).astype(np.int64)
 
-    agent.__name__ = "rllib"
-    return agent
+
+def arena_agent(module: RLModule, greedy: bool = True, seed: int = 0) -> ModuleAgent:
+    """A trained `MaskedTorchRLModule` (``algo.get_module(policy_id)``) as an `sk.arena`
+    agent (a `ModuleAgent`), also callable as ``agent(obs, mask, seats) -> action ids`` on
+    batches (obs float32 [B, 445], mask int8 [B, num_actions]). greedy: the most probable
+    legal action; otherwise one sampled from the masked distribution, by a numpy Generator
+    seeded with `seed` (0..2**64-1) at the agent's making and again at every run's
+    ``reset``. TypeError for a module that is not a torch RLModule, ValueError for a
+    greedy that is not True or False or a bad seed."""
+    if not isinstance(module, TorchRLModule) or isinstance(module, MultiRLModule):
+        raise TypeError(
+            "arena_agent: module must be a torch RLModule of one policy (algo.get_module(policy_id), e.g. "
+            f"a MaskedTorchRLModule), got {type(module).__name__} {module!r:.60}"
+        )
+    if not isinstance(greedy, (bool, np.bool_)):
+        raise ValueError(f"arena_agent: greedy must be True or False, got {greedy!r:.60}")
+    return ModuleAgent(module, bool(greedy), int_arg(seed, "arena_agent: seed", 0, 2**64 - 1))

@@ -178,6 +178,7 @@ class VectorEnv:
         self._check_open()
         a = np.asarray(actions)
         if a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
+            self._check_huge(actions)  # ints past int64 (as a list) make an object or float array
             raise ValueError(f"actions must be integers (action ids), got dtype {a.dtype}")
         if a.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), got {a.shape}")
@@ -186,6 +187,20 @@ class VectorEnv:
             raise ValueError(f"env {bad}: action {int(a[bad])} is not an action id (0..{self.num_actions - 1})")
         self._core.step(np.ascontiguousarray(a, dtype=np.int32))
         return self._obs, self._rewards, self._dones, self._truncations, self._info(self._dones)
+
+    def _check_huge(self, actions: Any) -> None:
+        """ValueError naming the env and the action, where `actions` is a list or tuple of
+        num_envs Python ints of which one is out of range (numpy cannot hold one past
+        uint64 as an integer, or 2**63 and up beside a signed one)."""
+        if not isinstance(actions, (list, tuple)) or len(actions) != self.num_envs:
+            return
+        if not all(isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)) for x in actions):
+            return
+        bad = next((j for j, x in enumerate(actions) if not 0 <= x < self.num_actions), None)
+        if bad is not None:
+            n = int(actions[bad])  # (str() of an int of over 4,300 digits raises: say its size instead)
+            shown = str(n) if n.bit_length() <= 128 else f"{'-' if n < 0 else ''}2**{n.bit_length() - 1} or more"
+            raise ValueError(f"env {bad}: action {shown} is not an action id (0..{self.num_actions - 1})")
 
     def close(self) -> None:
         """Marks the env closed: later calls raise RuntimeError. (The C++ buffers are freed

@@ -330,6 +330,28 @@ def test_illegal_action_raises_and_changes_nothing(variant):
     assert len(raw.game.history()) == 7
 
 
+@pytest.mark.parametrize(
+    "action", [10**20, -(10**20), 2**63, 2**64, np.array(10**20)], ids=["1e20", "-1e20", "2**63", "2**64", "0-d object"]
+)
+def test_an_action_past_int64_is_the_documented_error_and_changes_nothing(action):
+    """Issue 31: env()'s wrapper raised OverflowError (gymnasium's Discrete.contains turns
+    the id into an int64); it is its AssertionError naming the action, as for any id out
+    of the space, and raw_env's is its ValueError (docs/envs.md)."""
+    e = sk.env("baibian")
+    e.reset(seed=3)
+    raw = e.unwrapped
+    agent = e.agent_selection
+    before = snapshot(e)
+    text = str(int(action))
+    with pytest.raises(AssertionError, match=rf"^action is not in action space: {agent}'s action .*{text}"):
+        e.step(action)
+    with pytest.raises(ValueError, match=rf"^{agent}: action {text} is not in the action space Discrete"):
+        raw.step(action)
+    assert snapshot(e) == before
+    e.step(raw.legal_actions()[0])  # and the deal goes on
+    assert len(raw.game.history()) == 1
+
+
 def test_dead_agent_must_step_none():
     e = sk.raw_env("classic")
     e.reset(seed=2)

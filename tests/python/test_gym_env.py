@@ -302,6 +302,20 @@ def test_illegal_action_raises_and_changes_nothing():
         pytest.fail("the learner never leads a deal")
 
 
+@pytest.mark.parametrize(
+    "huge", [10**20, -(10**20), 2**63, np.uint64(2**64 - 1)], ids=["1e20", "-1e20", "2**63", "u64"]
+)
+def test_an_action_past_int64_is_refused_as_out_of_the_space(huge):
+    """Issue 31 (the AEC env overflowed on 10**20): the Gymnasium env, raw and made by
+    gymnasium.make, refuses it as any id outside the space and changes nothing."""
+    for env in (ShuangkouEnv("baibian", opponents="random"), gym.make(ENV_ID, opponents="random")):
+        obs, info = env.reset(seed=4)
+        with pytest.raises(ValueError, match=rf"^action {int(huge)} is not in the action space Discrete\(351\)"):
+            env.step(huge)
+        legal = int(np.flatnonzero(info["action_mask"])[0])
+        assert env.step(legal)[0].shape == obs.shape  # nothing changed: the deal goes on
+
+
 def test_illegal_action_random_mode():
     env = ShuangkouEnv("baibian", illegal_action="random")
     _, info = env.reset(seed=0)

@@ -329,6 +329,64 @@ def test_resample_from_infostate_deals_the_hidden_cards_anew_reproducibly():
 
 
 @needs_openspiel
+@pytest.mark.parametrize(
+    "draw, error, needle",
+    [
+        ("x", TypeError, "got str 'x'"),  # (was 'x' * 2**32: gigabytes built before it failed)
+        (None, TypeError, "got NoneType"),
+        (True, TypeError, "got bool True"),
+        (1.5, ValueError, "got 1.5"),
+        (-0.25, ValueError, "got -0.25"),
+        (float("nan"), ValueError, "got nan"),
+        (10**20, ValueError, "got 100000000000000000000"),
+    ],
+)
+def test_resample_from_infostate_checks_each_draw_before_using_it(draw, error, needle):
+    game = pyspiel.load_game("python_shuangkou(variant=baibian)")
+    state = dealt(game, 4, steps=3)
+    before = str(state)
+    for s in (state, game.new_initial_state()):
+        if s.is_chance_node():
+            s.apply_action(7)  # before the deal: the seed bytes drawn so far are drawn anew
+        with pytest.raises(error, match=r"probability_sampler must return a number in \[0, 1\]") as e:
+            s.resample_from_infostate(0, lambda: draw)
+        assert needle in str(e.value)
+    assert str(state) == before
+    seat = state.current_player()
+    for ok in (0, 1, 0.0, 1.0, np.float32(0.5), np.float64(0.999)):  # the ends of [0, 1] included
+        assert state.resample_from_infostate(seat, lambda ok=ok: ok).legal_actions() == state.legal_actions()
+
+
+@needs_openspiel
+@pytest.mark.parametrize(
+    "kwargs, needle",
+    [
+        ({"simulations": 0}, "simulations must be an integer 1..10000000, got 0"),
+        ({"simulations": -1}, "simulations must be an integer 1..10000000, got -1"),
+        ({"simulations": True}, "simulations must be an integer 1..10000000, got True"),
+        ({"simulations": 8.0}, "simulations must be an integer 1..10000000, got 8.0"),
+        ({"simulations": 10**8}, "simulations must be an integer 1..10000000, got 100000000"),
+        ({"uct_c": -1.0}, "uct_c must be a finite number >= 0, got -1.0"),
+        ({"uct_c": float("nan")}, "uct_c must be a finite number >= 0, got nan"),
+        ({"uct_c": float("inf")}, "uct_c must be a finite number >= 0, got inf"),
+        ({"uct_c": "2"}, "uct_c must be a finite number >= 0, got '2'"),
+        ({"uct_c": False}, "uct_c must be a finite number >= 0, got False"),
+        ({"seed": -1}, "seed must be an integer 0..4294967294, got -1"),
+        ({"seed": 2**32 - 1}, "seed must be an integer 0..4294967294, got 4294967295"),
+        ({"seed": "1"}, "seed must be an integer 0..4294967294, got '1'"),
+    ],
+)
+def test_ismcts_bot_refuses_bad_arguments_when_made(kwargs, needle):
+    game = so.load_game("baibian")
+    with pytest.raises(ValueError, match="ismcts_bot: ") as e:  # (was made, then a bare AssertionError at step)
+        so.ismcts_bot(game, **kwargs)
+    assert needle in str(e.value)
+    bot = so.ismcts_bot(game, simulations=np.int64(2), uct_c=0, seed=2**32 - 2)  # the edges are taken
+    state = dealt(game, 5)
+    assert bot.step(state) in state.legal_actions()
+
+
+@needs_openspiel
 def test_a_resampled_state_serializes():
     game = pyspiel.load_game("python_shuangkou(variant=baibian)")
     state = dealt(game, 4, steps=12)

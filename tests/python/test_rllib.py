@@ -4,6 +4,7 @@ iteration on a local Ray bound to 127.0.0.1. Skipped without ray[rllib] and torc
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import warnings
@@ -112,6 +113,127 @@ def test_env_errors_name_the_problem():
         skr.ppo_config(policies="each")
     with pytest.raises(ValueError, match="max_bomb"):
         skr.ppo_config("baibian", max_bomb=99)  # the env's error, at once
+
+
+@pytest.mark.parametrize("config", [5, "baibian", [("variant", "jj")], 0.5])
+def test_an_env_config_that_is_not_a_mapping_is_named(config):
+    with pytest.raises(TypeError, match=r"config must be a mapping of the AEC env's arguments .* or None, got "):
+        skr.ShuangkouMultiAgentEnv(config)
+
+
+@pytest.mark.parametrize(
+    "kwargs, needle",
+    [
+        ({"lr": -1}, "lr must be a finite number > 0, got -1"),
+        ({"lr": 0.0}, "lr must be a finite number > 0, got 0.0"),
+        ({"lr": float("nan")}, "lr must be a finite number > 0, got nan"),
+        ({"lr": float("inf")}, "lr must be a finite number > 0, got inf"),
+        ({"lr": True}, "lr must be a finite number > 0, got True"),
+        ({"lr": "3e-4"}, "lr must be a finite number > 0, got '3e-4'"),
+        ({"num_epochs": 0}, "num_epochs must be an integer 1..1000, got 0"),
+        ({"num_epochs": 2.0}, "num_epochs must be an integer 1..1000, got 2.0"),
+        ({"train_batch_size": 0}, "train_batch_size must be an integer 1..16777216, got 0"),
+        ({"train_batch_size": True}, "train_batch_size must be an integer 1..16777216, got True"),
+        ({"minibatch_size": 0}, "minibatch_size must be an integer 1..2000 (at most train_batch_size, 2000), got 0"),
+        ({"minibatch_size": 2001}, "minibatch_size must be an integer 1..2000"),
+        ({"num_env_runners": -3}, "num_env_runners must be an integer 0..1024 (0: sampling in the driver), got -3"),
+        ({"seed": "x"}, "seed must be an integer 0..4294967295 or None, got 'x'"),
+        ({"seed": -1}, "seed must be an integer 0..4294967295 or None, got -1"),
+        ({"seed": 2**32}, "seed must be an integer 0..4294967295 or None, got 4294967296"),
+        ({"seed": False}, "seed must be an integer 0..4294967295 or None, got False"),
+    ],
+)
+def test_ppo_config_refuses_bad_training_arguments(kwargs, needle):
+    """RLlib's own validate() let lr=-1, num_epochs=0, train_batch_size=0, num_env_runners=-3
+    and seed='x' through."""
+    with pytest.raises(ValueError, match="ppo_config: ") as e:
+        skr.ppo_config("baibian", **kwargs)
+    assert needle in str(e.value)
+
+
+@pytest.mark.parametrize(
+    "hidden, needle",
+    [
+        ([0], "(the width 0)"),
+        ([], "got []"),
+        ([10**9], f"(the width {10**9})"),  # (was torch's allocator error, a 1.6 TB layer)
+        ([skr.MAX_WIDTH + 1], f"(the width {skr.MAX_WIDTH + 1})"),
+        ([64, True], "(the width True)"),
+        ([64.0], "(the width 64.0)"),
+        (64, "got 64"),
+        ("64", "got '64'"),
+        ([8] * (skr.MAX_LAYERS + 1), "got [8, 8"),
+    ],
+)
+def test_hidden_layers_are_refused_before_anything_is_built(hidden, needle):
+    allowed = f"hidden must be a list of 1..{skr.MAX_LAYERS} layer widths, each an integer 1..{skr.MAX_WIDTH:,}"
+    with pytest.raises(ValueError, match=re.escape(allowed)) as e:
+        skr.ppo_config("baibian", hidden=hidden)
+    assert needle in str(e.value)
+    with pytest.raises(ValueError, match=re.escape(allowed)):
+        skr.module_spec(hidden=hidden)
+    config = skr.ppo_config("baibian", hidden=[skr.MAX_WIDTH, 1] + [2] * (skr.MAX_LAYERS - 2))  # the limits pass
+    assert config.rl_module_spec.rl_module_specs["shared"].model_config["fcnet_hiddens"][0] == skr.MAX_WIDTH
+
+
+@pytest.mark.parametrize(
+    "model_config, needle",
+    [
+        ({"fcnet_hiddens": 64}, "fcnet_hiddens must be a list of 1..64 layer widths"),  # (was a TypeError in torch)
+        ({"fcnet_hiddens": [0]}, "(the width 0)"),
+        ({"fcnet_hiddens": [10**9]}, "each an integer 1..16,384"),
+        ({"fcnet_activation": 5}, "fcnet_activation must be one of ['relu', 'silu', 'swish', 'tanh'], got 5"),
+        ({"vf_share_layers": "yes"}, "vf_share_layers must be True or False, got 'yes'"),
+        ([("fcnet_hiddens", [8])], "model_config must be a dict, got list"),
+    ],
+)
+def test_the_module_names_a_bad_model_config(model_config, needle):
+    env = skr.ShuangkouMultiAgentEnv()
+    with pytest.raises(ValueError, match="MaskedTorchRLModule: ") as e:
+        skr.MaskedTorchRLModule(
+            observation_space=env.observation_spaces["player_0"],
+            action_space=env.action_spaces["player_0"],
+            model_config=model_config,
+        )
+    assert needle in str(e.value)
+
+
+def small_module(seed: int = 0) -> skr.MaskedTorchRLModule:
+    env = skr.ShuangkouMultiAgentEnv()
+    torch.manual_seed(seed)
+    return skr.MaskedTorchRLModule(
+        observation_space=env.observation_spaces["player_0"],
+        action_space=env.action_spaces["player_0"],
+        model_config={"fcnet_hiddens": [16]},
+    )
+
+
+def test_arena_agent_refuses_what_is_not_a_module_or_a_bool():
+    for module in (5, "shared", None, skr.MaskedTorchRLModule):
+        with pytest.raises(TypeError, match=r"arena_agent: module must be a torch RLModule of one policy"):
+            skr.arena_agent(module)
+    module = small_module()
+    for greedy in ("no", 1, None):
+        with pytest.raises(ValueError, match=f"arena_agent: greedy must be True or False, got {greedy!r}"):
+            skr.arena_agent(module, greedy=greedy)
+    for seed in (-1, "1", 1.0, True):
+        with pytest.raises(ValueError, match=r"arena_agent: seed must be an integer 0\.\.18446744073709551615"):
+            skr.arena_agent(module, seed=seed)
+
+
+def test_a_sampling_arena_agent_plays_two_identical_arenas_alike():
+    """The sampling agent's generator is seeded again at each run's reset(rules), not once
+    when it is made: the second of two identical arenas plays as the first did."""
+    agent = skr.arena_agent(small_module(), greedy=False, seed=3)
+    runs = [sk.arena("baibian", agents=[agent, "random"], deals=4, seed=0, threads=1)["pairs"] for _ in range(2)]
+    assert runs[0] == runs[1]
+
+    def selfplay(player: skr.ModuleAgent) -> list:
+        out = sk.selfplay("baibian", games=4, agents=[player, "random"], seed=1, threads=1)
+        return [out[k] for k in ("outcomes", "scores", "bombs", "length")]
+
+    assert selfplay(agent) == selfplay(agent)
+    assert selfplay(skr.arena_agent(agent.module, greedy=False, seed=4)) != selfplay(agent)  # the seed counts
 
 
 def test_an_illegal_action_ends_the_deal_as_the_aec_env_says():

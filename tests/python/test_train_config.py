@@ -19,7 +19,7 @@ torch = pytest.importorskip("torch")
 import shuangkou as sk  # noqa: E402
 from shuangkou.dmc import config as dmc_config  # noqa: E402
 from shuangkou.dmc.learner import TrainConfig, train  # noqa: E402
-from train_util import BOMB, TINY, tiny  # noqa: E402
+from train_util import BOMB, TINY, tiny, tiny_yaml  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -198,26 +198,48 @@ def test_a_config_built_directly_is_checked_by_train(tmp_path):
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
 
 
-@pytest.mark.parametrize(
-    "change, needle",
-    [
-        ({"replay": 10**9}, "replay"),
-        ({"collect": 10**9}, "collect"),
-        ({"batch_size": 10**9, "collect": 10**9}, "batch_size"),
-        ({"num_envs": 1 << 20}, "num_envs"),
-        ({"eval_deals": 10**12}, "eval_deals"),
-        ({"hidden": [65536] * 4}, "hidden"),
-    ],
-)
-def test_memory_is_checked_before_the_first_update(tmp_path, monkeypatch, change, needle):
+MEMORY_HOGS = [
+    ({"replay": 10**9}, "replay"),
+    ({"collect": 10**9}, "collect"),
+    ({"batch_size": 10**9, "collect": 10**9}, "batch_size"),
+    ({"num_envs": 1 << 20}, "num_envs"),
+    ({"eval_deals": 10**12}, "eval_deals"),
+    ({"hidden": [65536] * 4}, "hidden"),
+]
+
+
+@pytest.mark.parametrize("change, needle", MEMORY_HOGS)
+def test_memory_is_checked_when_the_config_is_read(tmp_path, monkeypatch, change, needle):
+    """Issue 31: settings in range whose run would not fit in memory are refused by
+    from_yaml (naming the file and the line of the setting that needs the most), by
+    from_dict and by check(), not first when train() starts; train() still refuses a
+    config built directly, before writing anything."""
     monkeypatch.setattr(dmc_config, "available_memory", lambda: 8 << 30)
-    config = tiny(**change)  # in range: the memory decides
-    out = tmp_path / "out"
+    path = tiny_yaml(tmp_path / "hog.yaml", **change)
     with pytest.raises(ValueError) as e:
-        train(config, out, progress=False)
+        TrainConfig.from_yaml(path)
     msg = str(e.value)
     assert "GiB of memory available" in msg and f"{needle} (" in msg, msg
+    largest = re.search(r"lower (\w+)$", msg).group(1)  # the setting that needs the most: its line
+    assert msg.startswith(f"{path}:{1 + list({**TINY, **change}).index(largest)}: the run needs about "), msg
+    with pytest.raises(ValueError, match=rf"^config: the run needs about .*{needle} \("):
+        tiny(**change)
+    direct = TrainConfig(**{**TINY, **change})
+    direct.hidden = tuple(direct.hidden)
+    with pytest.raises(ValueError, match=rf"{needle} \("):
+        direct.check()
+    out = tmp_path / "out"
+    with pytest.raises(ValueError, match=rf"{needle} \("):
+        train(direct, out, progress=False)
     assert not out.exists()  # nothing written
+
+
+@pytest.mark.skipif(dmc_config.available_memory() is None, reason="this system does not say how much memory is free")
+@pytest.mark.parametrize("setting, value", [("eval_deals", 10**12), ("replay", 10**9)])
+def test_the_issues_memory_hogs_are_refused_on_read_on_this_machine(tmp_path, setting, value):
+    path = tiny_yaml(tmp_path / "hog.yaml", **{setting: value})
+    with pytest.raises(ValueError, match=rf"^{re.escape(str(path))}:\d+: the run needs about .*lower {setting}$"):
+        TrainConfig.from_yaml(path)
 
 
 # ---------------------------------------------------------------------------- fuzzing

@@ -57,6 +57,24 @@ def test_bad_actions_raise_and_change_no_game():
     env.step(good)  # and it still steps
 
 
+@pytest.mark.parametrize("huge", [10**20, -(10**20), 2**63, 10**5000], ids=["1e20", "-1e20", "2**63", "1e5000"])
+def test_an_action_past_int64_names_its_env_and_changes_no_game(huge):
+    """Issue 31: a list holding an int past int64 made numpy build an object (or float)
+    array, refused as "dtype object"; it is the out-of-range error naming env and action."""
+    env = sk.VectorEnv(num_envs=4, variant="baibian", seed=2)
+    _, info = env.reset()
+    states = [env._core.state_json(j) for j in range(4)]
+    good = random_actions(info, np.random.default_rng(1)).tolist()
+    shown = str(huge) if huge.bit_length() < 100 else r"2\*\*16609 or more"
+    for actions in (good[:2] + [huge] + good[3:], tuple(good[:2] + [huge] + good[3:])):
+        with pytest.raises(ValueError, match=rf"^env 2: action {shown} is not an action id \(0\.\.350\)$"):
+            env.step(actions)
+    with pytest.raises(ValueError, match="integers"):  # a float among them is still refused for its type
+        env.step(good[:2] + [huge, 1.5])
+    assert [env._core.state_json(j) for j in range(4)] == states
+    env.step(good)
+
+
 def test_results_do_not_depend_on_threads_and_deals_auto_reset():
     runs = []
     for threads in (1, 2):

@@ -3,7 +3,7 @@ checked whole (values, combinations and the memory they need) before a run start
 
     from shuangkou.dmc.config import TrainConfig
     config = TrainConfig.from_yaml("configs/train/smoke.yaml")   # ValueError naming file, line, setting
-    config.check_memory()                                         # ValueError if it would not fit
+    config.check_memory()             # (from_yaml ran it) ValueError naming the settings if it would not fit
 
 The file is read by the variant files' reader (shuangkou.config.read_mapping): a
 regular UTF-8 file, one YAML mapping, plain values only, `base: FILE` for the settings
@@ -48,6 +48,7 @@ RESUME_MAY_CHANGE = (
     "eval_deals",
     "eval_opponent",
     "average_last",
+    "checkpoint_minutes",
     "ray",
 )
 # The model format's limits (docs/model_format.md), as the C++ core has them (so does net.py).
@@ -162,6 +163,7 @@ class TrainConfig:
     average_last: int = 0  # at the end, average the weights of the last this many evaluated models (0, 1: none)
     seed: int = DEFAULT_SEED  # 0..2**64-1 (0 by default, as every command's seed)
     device: str = "auto"  # auto, cpu or cuda
+    checkpoint_minutes: float = 10.0  # a checkpoint at least this often, besides the evaluations' (0: only those)
     ray: RaySettings | None = None  # the `ray:` section: the actors on a Ray cluster (used with --ray only)
 
     @classmethod
@@ -202,7 +204,9 @@ class TrainConfig:
 
     def check(self, where: str = "config", lines: dict[str, str] | None = None) -> _core.Rules:
         """ValueError naming the setting (and `where`, or its place in `lines`) for a value
-        of the wrong type or out of its range, or settings that do not go together.
+        of the wrong type or out of its range, settings that do not go together, or a run
+        that would not fit in this machine's memory (`check_memory`: a `replay` of 10**9
+        decisions or `eval_deals` of 10**12 is refused when the file is read).
 
         Returns the rule set of `variant`, resolved here once (a preset, or a variant
         file read by shuangkou.config.load_rules): the learner hands this object to the
@@ -237,6 +241,9 @@ class TrainConfig:
             raise fail("lr", f"must be a positive number, got {self.lr}")
         if not (0 <= self.lr_end <= self.lr and math.isfinite(self.lr_end)):
             raise fail("lr_end", f"must be in [0, lr], got {self.lr_end}")
+        if not 0 <= self.checkpoint_minutes <= 1e6:  # (NaN fails too)
+            minutes = self.checkpoint_minutes
+            raise fail("checkpoint_minutes", f"must be 0..1e6 minutes (0: at evaluations only), got {minutes}")
         if self.reward not in ("win", "score", "log"):
             raise fail("reward", f"must be win, score or log, got {shown(self.reward)}")
         if self.device not in ("auto", "cpu", "cuda"):
@@ -249,6 +256,17 @@ class TrainConfig:
             raise fail("opponent", "opponent and opponent_share go together (self with 0, a bot with a share)")
         if (self.teacher == "none") != (self.teacher_start == 0 or self.teacher_updates == 0):
             raise fail("teacher", "teacher, teacher_start and teacher_updates go together (none with 0)")
+        rules = self._check_play(where, lines)
+        self.check_memory(where=where, lines=lines)
+        return rules
+
+    def _check_play(self, where: str, lines: dict[str, str]) -> _core.Rules:
+        """check()'s part for the bots named, the actor groups and the variant (resolved
+        here, and returned)."""
+
+        def fail(name: str, message: str) -> ValueError:
+            return ValueError(f"{lines.get(name, where)}: {name}: {message}")
+
         bots = [(n, none) for n, none in _BOTS if getattr(self, n) != none]
         for name, none in bots:
             _check_bot(getattr(self, name), lines.get(name, where), name, none)
@@ -321,16 +339,21 @@ class TrainConfig:
             "eval_deals": self.eval_deals * (2 * BYTES_PER_DEAL + 16),
         }
 
-    def check_memory(self, device: torch.device | None = None) -> None:
-        """ValueError naming the settings that need the most, when the run would not fit
-        in the memory available now (and, for a CUDA device, in its free memory)."""
+    def check_memory(
+        self, device: torch.device | None = None, where: str = "config", lines: dict[str, str] | None = None
+    ) -> None:
+        """ValueError naming the settings that need the most (and the place of the largest:
+        `where`, or its line in `lines`), when the run would not fit in the memory available
+        now (and, for a CUDA device, in its free memory). The one memory check: `check`
+        (so `from_yaml` and `from_dict`) runs it without a device, `train` again with its
+        device."""
         needs = self.memory_needs()
-        _fits(needs, available_memory(), "memory")
+        _fits(needs, available_memory(), "memory", where, lines or {})
         if device is not None and device.type == "cuda":
             import torch
 
             on_device = {k: needs[k] for k in ("replay", "batch_size", "hidden")} | {"collect": needs["collect"] // 3}
-            _fits(on_device, torch.cuda.mem_get_info(device)[0], f"free memory on {device}")
+            _fits(on_device, torch.cuda.mem_get_info(device)[0], f"free memory on {device}", where, lines or {})
 
     def learning_rate(self, update: int) -> float:
         """Adam's learning rate for `update` (1-based)."""
@@ -390,7 +413,7 @@ def _check_bot(value: str, where: str, name: str, none: str | None) -> None:
         raise ValueError(f"{where}: {name}: {clip(str(e), 400)}") from None
 
 
-def _fits(needs: dict[str, int], have: int | None, what: str) -> None:
+def _fits(needs: dict[str, int], have: int | None, what: str, where: str, lines: dict[str, str]) -> None:
     total = sum(needs.values())
     if have is None or total <= 0.8 * have:
         return
@@ -398,8 +421,8 @@ def _fits(needs: dict[str, int], have: int | None, what: str) -> None:
     big = sorted(((b, k) for k, b in needs.items() if b >= 0.05 * total), reverse=True)[:3]
     parts = ", ".join(f"{k} ({b / gib:,.1f} GiB)" for b, k in big)
     raise ValueError(
-        f"the run needs about {total / gib:,.1f} GiB of memory, more than the {have / gib:,.1f} GiB of {what} "
-        f"available; most of it for {parts}: lower {big[0][1]}"
+        f"{lines.get(big[0][1], where)}: the run needs about {total / gib:,.1f} GiB of memory, more than the "
+        f"{have / gib:,.1f} GiB of {what} available; most of it for {parts}: lower {big[0][1]}"
     )
 
 

@@ -301,8 +301,21 @@ class _BoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
         if not (type(action) is int and 0 <= action < raw.num_actions):
             agent = raw.agent_selection
             finished = action is None and (raw.terminations[agent] or raw.truncations[agent])
-            assert finished or raw.action_space(agent).contains(action), "action is not in action space"
+            if not finished and not _in_space(raw.action_space(agent), action):
+                raise AssertionError(
+                    f"action is not in action space: {agent}'s action {action!r:.60} is not an id of "
+                    f"Discrete({raw.num_actions}) (ids 0..{raw.num_actions - 1})"
+                )
         raw.step(action)
+
+
+def _in_space(space: spaces.Space, action: Any) -> bool:
+    """Whether `space` contains `action`; False where asking raises (gymnasium's Discrete
+    converts an int to int64 first, and an int past int64 raises OverflowError there)."""
+    try:
+        return bool(space.contains(action))
+    except (OverflowError, TypeError, ValueError):
+        return False
 
 
 class _OrderWrapper(wrappers.OrderEnforcingWrapper):
