@@ -39,6 +39,24 @@ set_builtin_models(
         if _os.path.exists(_os.path.join(_MODELS, f"dmc_{name}.safetensors"))
     }
 )
+
+
+def _register_rules_loader() -> None:
+    """Hands the core the reader of variant config files, as it is handed the models:
+    a constructor given a path (Rules, Game, VectorEnv, selfplay, ...) calls it. The
+    reader (shuangkou.config, with PyYAML) is imported on the first path, not here."""
+
+    def load_rules(path: str) -> Rules:
+        from .config import load_rules as load
+
+        return load(path)
+
+    _core.set_rules_loader(load_rules)
+
+
+from . import _core  # noqa: E402
+
+_register_rules_loader()
 from .agents import Agent, Bot, Decisions  # noqa: E402
 from .arena import arena  # noqa: E402
 from .envs.actions import action_to_play, num_actions, play_to_action  # noqa: E402

@@ -488,6 +488,11 @@ def bot_names() -> list[str]: ...
 def bot_label(name: str | Bot) -> str:
     """The canonical name of a bot ('heuristic', 'search:400'); ValueError naming an unknown bot or a bad argument."""
 
+def set_rules_loader(loader: Callable[[str], Rules] | None) -> None:
+    """Registers the reader of variant config files that constructors given a path call:
+    loader(path) -> Rules (the package registers shuangkou.config.load_rules at import); None
+    unregisters it."""
+
 def set_builtin_models(models: dict[str, str | os.PathLike[str]]) -> None:
     """The model files the bot 'dmc' (without a path) plays, {preset: path}: each rule set its own
     network. ValueError, changing nothing, for an unknown or repeated preset."""

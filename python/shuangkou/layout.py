@@ -10,7 +10,7 @@
 
 The observation and state layouts are the encoder's own (`_core.observation_layout()`,
 `_core.state_layout()`) and the move-feature layout is too
-(`_core.move_feature_layout()`, cpp/src/rl/encode.cc), read once here.
+(`_core.move_feature_layout()`, cpp/src/model/encode.cc), read once here.
 docs/observation.md is generated from the same tables (scripts/gen_docs.py).
 
 Every mapping of slices covers its vector from offset 0 to its end, in order, without

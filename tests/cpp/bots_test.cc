@@ -8,7 +8,7 @@
 
 #include "shuangkou/bots/bot.h"
 #include "shuangkou/bots/hand_value.h"
-#include "shuangkou/rl/encode.h"
+#include "shuangkou/model/encode.h"
 #include "shuangkou/rl/selfplay.h"
 #include "test_util.h"
 

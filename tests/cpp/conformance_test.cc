@@ -31,7 +31,7 @@
 #include "shuangkou/core/game.h"
 #include "shuangkou/core/rules.h"
 #include "shuangkou/core/variant.h"
-#include "shuangkou/rl/encode.h"
+#include "shuangkou/model/encode.h"
 #include "test_util.h"
 
 namespace shuangkou {

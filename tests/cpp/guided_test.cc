@@ -8,7 +8,7 @@
 #include <map>
 
 #include "shuangkou/bots/bot.h"
-#include "shuangkou/rl/encode.h"
+#include "shuangkou/model/encode.h"
 #include "test_util.h"
 
 namespace shuangkou {

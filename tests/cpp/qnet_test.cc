@@ -1,6 +1,6 @@
 // The Q network: Eigen's forward pass against a plain double-precision one,
 // and model files that round-trip and refuse to load when damaged.
-#include "shuangkou/rl/qnet.h"
+#include "shuangkou/model/qnet.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

@@ -15,7 +15,7 @@
 #include "shuangkou/core/game.h"
 #include "shuangkou/core/seats.h"
 #include "shuangkou/core/variant.h"
-#include "shuangkou/rl/qnet.h"
+#include "shuangkou/model/qnet.h"
 
 namespace shuangkou::testing {
 

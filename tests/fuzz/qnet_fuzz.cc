@@ -28,7 +28,7 @@
 #include <string_view>
 #include <vector>
 
-#include "shuangkou/rl/qnet.h"
+#include "shuangkou/model/qnet.h"
 
 namespace {
 

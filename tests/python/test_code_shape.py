@@ -24,18 +24,44 @@ def includes(path: Path) -> set[str]:
     return set(re.findall(r'#include "shuangkou/(\w+)/', path.read_text(encoding="utf-8")))
 
 
+LAYERS = ["core", "model", "bots", "rl"]  # each includes only itself and the layers before it
+
+
+def layer_violations(root: Path) -> list[str]:
+    """Every #include of a higher layer in cpp/src/<layer> and cpp/include/shuangkou/<layer>."""
+    found = []
+    for k, layer in enumerate(LAYERS):
+        may = set(LAYERS[: k + 1])
+        for folder in (root / "cpp" / "src" / layer, root / "cpp" / "include" / "shuangkou" / layer):
+            for path in sorted(folder.glob("*.*")):
+                for used in sorted(includes(path) - may):
+                    found.append(f"{path.relative_to(root)} includes shuangkou/{used}/ (layer {layer})")
+    return found
+
+
 def test_each_layer_includes_only_the_layers_below_it():
-    # core <- bots <- rl, except that the bots read rl/encode, rl/qnet and rl/rewards (which
-    # include nothing above core).
-    allowed = {"core": {"core"}, "bots": {"core", "bots"}, "rl": {"core", "bots", "rl"}}
-    leaves = {"encode", "qnet", "rewards"}
-    for layer, may in allowed.items():
-        for folder in (ROOT / "cpp" / "src" / layer, ROOT / "cpp" / "include" / "shuangkou" / layer):
-            for path in folder.glob("*.*"):
-                text = path.read_text(encoding="utf-8")
-                for used in includes(path) - may:
-                    headers = re.findall(rf'#include "shuangkou/{used}/(\w+)\.h"', text)
-                    assert layer == "bots" and used == "rl" and set(headers) <= leaves, (path, used, headers)
-    for leaf in leaves:
-        assert includes(ROOT / "cpp" / "include" / "shuangkou" / "rl" / f"{leaf}.h") <= {"core"}
-        assert includes(ROOT / "cpp" / "src" / "rl" / f"{leaf}.cc") <= {"core", "rl"}
+    # core <- model <- bots <- rl, with no exception; every folder of cpp/src is a layer.
+    assert {p.name for p in (ROOT / "cpp" / "src").iterdir() if p.is_dir()} == set(LAYERS)
+    assert layer_violations(ROOT) == []
+
+
+def test_the_layer_check_finds_an_upward_include(tmp_path):
+    for layer in LAYERS:
+        (tmp_path / "cpp" / "src" / layer).mkdir(parents=True)
+        (tmp_path / "cpp" / "include" / "shuangkou" / layer).mkdir(parents=True)
+    (tmp_path / "cpp" / "src" / "model" / "x.cc").write_text('#include "shuangkou/core/game.h"\n')
+    assert layer_violations(tmp_path) == []
+    (tmp_path / "cpp" / "src" / "bots" / "y.cc").write_text('#include "shuangkou/rl/encode.h"\n')
+    assert layer_violations(tmp_path) == ["cpp/src/bots/y.cc includes shuangkou/rl/ (layer bots)"]
+
+
+def test_each_layer_is_its_own_library():
+    text = (ROOT / "cpp" / "CMakeLists.txt").read_text(encoding="utf-8")
+    assert "set(SHUANGKOU_LAYERS " + " ".join(LAYERS) + ")" in text
+
+
+def test_no_bindings_file_runs_over_400_lines():
+    files = sorted((ROOT / "cpp" / "bindings").rglob("*.*"))
+    assert len(files) > 10
+    long = [f"{p.relative_to(ROOT)} ({n} lines)" for p in files if (n := len(p.read_text().splitlines())) > 400]
+    assert not long, long

@@ -296,3 +296,29 @@ def test_a_training_run_resolves_its_variant_once(tmp_path, monkeypatch):
     monkeypatch.setattr(config, "load_rules", lambda p, **kw: calls.append(p) or load_rules(p, **kw))
     result = train(run, tmp_path, progress=False)  # two evaluations, one actor group
     assert result["eval"]["update"] == 2 and calls == [path]
+
+
+def test_the_core_reads_variant_files_through_the_loader_the_package_registers(tmp_path):
+    path = tmp_path / "mine.yaml"
+    path.write_text(sk._core.preset_yaml("classic"), encoding="utf-8")
+    classic = sk._core.variant_to_yaml(sk.Rules("classic"))
+    assert sk._core.variant_to_yaml(sk.Rules(str(path))) == classic
+    calls = []
+
+    def loader(p):
+        calls.append(p)
+        return sk.Rules("jj")
+
+    try:
+        sk._core.set_rules_loader(loader)
+        assert sk.Game(str(path), seed=1).rules.name == "jj" and calls == [str(path)]
+        sk._core.set_rules_loader(None)
+        with pytest.raises(ValueError, match="no rules loader is registered"):
+            sk.Rules(str(path))
+        with pytest.raises(ValueError, match="callable"):
+            sk._core.set_rules_loader(5)
+    finally:
+        sk._register_rules_loader()
+    assert sk._core.variant_to_yaml(sk.Rules(str(path))) == classic
+    bindings = "".join(p.read_text() for p in (Path(__file__).resolve().parents[2] / "cpp" / "bindings").rglob("*.cc"))
+    assert 'import("shuangkou.config")' not in bindings  # (the loader is handed over, never imported by name)

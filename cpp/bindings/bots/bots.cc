@@ -8,8 +8,8 @@
 
 #include "common.h"
 #include "shuangkou/bots/bot.h"
-#include "shuangkou/rl/encode.h"
-#include "shuangkou/rl/qnet.h"
+#include "shuangkou/model/encode.h"
+#include "shuangkou/model/qnet.h"
 
 namespace shuangkou_py {
 

@@ -5,7 +5,7 @@
 #include "core/rules_api.h"
 #include "shuangkou/core/match.h"
 #include "shuangkou/core/movegen.h"
-#include "shuangkou/rl/vector_env.h"
+#include "shuangkou/core/rewards.h"
 
 namespace shuangkou_py {
 namespace {

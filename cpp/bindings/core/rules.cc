@@ -196,6 +196,18 @@ void bind_rules(py::module_& m) {
       "ValueError starting with source:line for an unknown, repeated or missing parameter or a bad "
       "value, every problem on its own line. shuangkou.config.load_rules reads a file into it.");
   m.def(
+      "set_rules_loader",
+      [](const py::object& loader) {
+        if (!loader.is_none() && !PyCallable_Check(loader.ptr()))
+          throw py::value_error("set_rules_loader: expected a callable loader(path) -> Rules or None, got " +
+                                shown(loader));
+        set_rules_loader(loader);
+      },
+      py::arg("loader"),
+      "Registers the reader of variant config files that constructors given a path call: "
+      "loader(path) -> Rules (the package registers shuangkou.config.load_rules at import); None "
+      "unregisters it.");
+  m.def(
       "variant_to_yaml", [](const PyRules& r) { return sk::variant_to_yaml(r.variant()); }, py::arg("rules"),
       "A complete config file for a rule set.");
   m.def("preset_names", &sk::preset_names);
@@ -206,9 +218,7 @@ void bind_rules(py::module_& m) {
     m.attr("RANKS") = ranks;
   }
   m.attr("MAX_MOVES") = sk::kMaxMoves;
-  m.attr("MAX_THREADS") = sk::kMaxThreads;
   m.attr("GAME_STATE_BYTES") = sizeof(sk::GameState);
-  m.attr("DEAL_RESULT_BYTES") = sizeof(sk::DealResult);
 }
 
 }  // namespace shuangkou_py

@@ -6,8 +6,9 @@
 
 #include "common.h"
 #include "core/rules_api.h"
+#include "rl/results.h"
 #include "shuangkou/bots/bot.h"
-#include "shuangkou/rl/encode.h"
+#include "shuangkou/model/encode.h"
 #include "shuangkou/rl/vector_env.h"
 
 namespace shuangkou_py {

@@ -1,6 +1,6 @@
 // The Q network and its model files (shuangkou.QNet); the one reader and the
 // one writer of the format are the C++ ones.
-#include "shuangkou/rl/qnet.h"
+#include "shuangkou/model/qnet.h"
 
 #include <unistd.h>
 
@@ -11,6 +11,7 @@
 
 #include "common.h"
 #include "shuangkou/rl/dmc.h"
+#include "shuangkou/rl/threads.h"
 
 namespace shuangkou_py {
 namespace {

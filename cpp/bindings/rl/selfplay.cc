@@ -1,6 +1,10 @@
 // Batch self-play with bots played in C++.
+#include "shuangkou/rl/selfplay.h"
+
 #include "common.h"
+#include "rl/results.h"
 #include "shuangkou/bots/bot.h"
+#include "shuangkou/rl/threads.h"
 
 namespace shuangkou_py {
 namespace {
@@ -48,6 +52,8 @@ py::dict run_selfplay_py(const py::handle& variant, int64_t games, const py::han
 }  // namespace
 
 void bind_selfplay(py::module_& m) {
+  m.attr("MAX_THREADS") = sk::kMaxThreads;
+  m.attr("DEAL_RESULT_BYTES") = sizeof(sk::DealResult);
   m.def("run_selfplay", &run_selfplay_py, py::arg("variant"), py::arg("games"), py::arg("agents"),
         py::arg("threads") = 0, py::arg("seed") = 0, py::arg("replays") = 0,
         py::arg("on_records") = py::none(), py::arg("progress") = py::none(), py::arg("first") = 0,

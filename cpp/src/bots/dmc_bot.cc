@@ -11,8 +11,8 @@
 
 #include "bots_internal.h"
 #include "shuangkou/core/clip.h"
-#include "shuangkou/rl/encode.h"
-#include "shuangkou/rl/qnet.h"
+#include "shuangkou/model/encode.h"
+#include "shuangkou/model/qnet.h"
 
 namespace shuangkou {
 namespace detail {

@@ -16,7 +16,7 @@
 #include "bots_internal.h"
 #include "shuangkou/bots/hand_value.h"
 #include "shuangkou/core/clip.h"
-#include "shuangkou/rl/rewards.h"
+#include "shuangkou/core/rewards.h"
 
 namespace shuangkou::detail {
 namespace {

@@ -1,4 +1,4 @@
-#include "shuangkou/rl/rewards.h"
+#include "shuangkou/core/rewards.h"
 
 #include <cmath>
 #include <stdexcept>

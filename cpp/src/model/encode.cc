@@ -1,4 +1,4 @@
-#include "shuangkou/rl/encode.h"
+#include "shuangkou/model/encode.h"
 
 #include <algorithm>
 #include <array>

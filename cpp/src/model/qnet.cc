@@ -1,4 +1,4 @@
-#include "shuangkou/rl/qnet.h"
+#include "shuangkou/model/qnet.h"
 
 // One decision's products are small: Eigen must not spread them over OpenMP
 // threads (the actors already run one thread per core).

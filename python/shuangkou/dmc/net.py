@@ -23,7 +23,7 @@ from torch import nn
 from .. import _core
 from ..outputs import output_file
 
-# The model format's limits (docs/model_format.md, cpp/src/rl/qnet.cc).
+# The model format's limits (docs/model_format.md, cpp/src/model/qnet.cc).
 MAX_HIDDEN_LAYERS = 64
 MAX_WIDTH = 1 << 16
 

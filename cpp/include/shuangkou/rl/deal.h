@@ -8,7 +8,7 @@
 
 #include "shuangkou/bots/bot.h"
 #include "shuangkou/core/game.h"
-#include "shuangkou/rl/encode.h"
+#include "shuangkou/model/encode.h"
 #include "shuangkou/rl/results.h"
 
 namespace shuangkou {

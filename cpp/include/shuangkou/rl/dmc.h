@@ -16,8 +16,8 @@
 
 #include "shuangkou/core/cancel.h"
 #include "shuangkou/core/rules.h"
-#include "shuangkou/rl/qnet.h"
-#include "shuangkou/rl/rewards.h"
+#include "shuangkou/model/qnet.h"
+#include "shuangkou/core/rewards.h"
 #include "shuangkou/rl/vector_env.h"
 
 namespace shuangkou {

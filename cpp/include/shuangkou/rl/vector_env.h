@@ -21,9 +21,9 @@
 #include "shuangkou/core/game.h"
 #include "shuangkou/core/rules.h"
 #include "shuangkou/rl/deal.h"
-#include "shuangkou/rl/encode.h"
+#include "shuangkou/model/encode.h"
 #include "shuangkou/rl/results.h"
-#include "shuangkou/rl/rewards.h"
+#include "shuangkou/core/rewards.h"
 
 namespace shuangkou {
 
