@@ -4,6 +4,19 @@
     shuangkou train --config configs/train/smoke.yaml --out runs/smoke
     python -m shuangkou.train --config configs/train/dmc_baibian.yaml --out runs/dmc_baibian --resume
     shuangkou train --config configs/train/dmc_baibian.yaml --out runs/dmc_baibian --ray HOST:PORT
+    shuangkou train --config configs/train/smoke.yaml --set updates=20 --set lr=0.0005
+
+--set KEY=VALUE (repeatable) replaces a setting of the config file: a key of the file
+(updates, lr, eval_every, checkpoint_minutes, ...; ray.actors for a key of its `ray:`
+section), the value read as it would be in the file (20, 0.0005, [128, 64], heuristic).
+Each is checked as the file's setting is, before anything is written; with --resume the
+config must still match the checkpoint's but in the settings a resume may change
+(updates, lr, the logging and evaluation settings, ...: docs/training.md).
+
+Ctrl-C stops the run after the update under way and saves the checkpoint at it: the
+command says where, and the command that goes on from there (--resume), and exits 130.
+Besides the evaluations' checkpoints, one is written every `checkpoint_minutes` (10 by
+default; 0: only at evaluations and on Ctrl-C), so a crash loses at most that much.
 
 --ray runs the actors as Ray actors (a new local Ray on 127.0.0.1 without an address,
 `auto` for the cluster of this machine, HOST:PORT for a cluster's head), as the
@@ -21,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from .ray_cluster import add_ray_option
 
@@ -28,7 +42,21 @@ from .ray_cluster import add_ray_option
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", required=True, help="a training config, e.g. configs/train/dmc_baibian.yaml")
     parser.add_argument("--out", default=None, help="output folder (default: runs/<config name>)")
-    parser.add_argument("--resume", action="store_true", help="go on from the checkpoint in --out")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="replace a setting of the config, e.g. --set updates=2000 --set lr=0.0005 (repeatable; "
+        "ray.actors=4 for the ray: section; the value read as in the YAML file)",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on from the checkpoint in --out; one is written at each evaluation, every "
+        "checkpoint_minutes (a config setting, 10 by default) and when Ctrl-C stops the run (which then "
+        "prints the command to resume and exits 130)",
+    )
     parser.add_argument(
         "--force",
         action="store_true",
@@ -44,16 +72,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     try:
         import torch  # noqa: F401
     except ImportError:
         raise ValueError("training needs PyTorch: pip install torch==2.13.0 (a CPU build) or a CUDA build") from None
-    from .dmc.learner import TrainConfig, train
+    from .dmc.learner import Interrupted, train
+    from .dmc.overrides import config_with_overrides
     from .ray_cluster import check_ray_arg, import_ray
 
-    config = TrainConfig.from_yaml(args.config)
+    config = config_with_overrides(args.config, args.set)
     out = Path(args.out) if args.out else Path("runs") / Path(args.config).stem
     try:
         ray = check_ray_arg(args.ray)
@@ -64,7 +91,13 @@ def run(args: argparse.Namespace) -> int:
             import_ray()
         except ImportError as e:
             raise ValueError(f"--ray: {e}") from None
-    result = train(config, out, resume=args.resume, progress=not args.quiet, force=args.force, ray=ray)
+    try:
+        result = train(config, out, resume=args.resume, progress=not args.quiet, force=args.force, ray=ray)
+    except Interrupted as e:  # the checkpoint is saved: say where, and how to go on
+        from .cli import _error
+
+        _error(f"{e}; go on with: {resume_command(args, out)}")
+        return 130
     log, ev = result["log"], result["eval"]
     print(
         f"trained {log.get('update', 0)} updates ({log.get('samples', 0):,} samples, "
@@ -76,6 +109,17 @@ def run(args: argparse.Namespace) -> int:
     if log.get("actor_restarts"):
         print(f"{log['actor_restarts']} Ray actor(s) died and were replaced; {log['lost_samples']:,} decisions lost")
     return 0
+
+
+def resume_command(args: argparse.Namespace, out: Path) -> str:
+    """The command that goes on from the checkpoint in `out`: this one, with --resume."""
+    import shlex
+
+    words = ["shuangkou", "train", "--config", args.config, "--out", str(out)]
+    words += [w for pair in args.set for w in ("--set", pair)]
+    if args.ray:
+        words += ["--ray"] if args.ray is True else ["--ray", str(args.ray)]
+    return shlex.join([*words, *(["--quiet"] if args.quiet else []), "--resume"])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,9 +1,11 @@
 """Deep Monte-Carlo training end to end: the smoke config trains, the loss falls, the
-files are written, resume goes on, and bad configs are named."""
+files are written, resume goes on, bad configs are named, and --set replaces a
+setting of the file as the file would give it."""
 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import subprocess
 import sys
@@ -15,6 +17,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import shuangkou as sk  # noqa: E402
+from shuangkou.dmc.config import RaySettings  # noqa: E402
 from shuangkou.dmc.learner import TrainConfig, train  # noqa: E402
 from shuangkou.dmc.net import QNetwork  # noqa: E402
 
@@ -239,3 +242,64 @@ def test_snapshot_deals_and_the_average_of_the_last_models(tmp_path):
     longer = TrainConfig.from_dict({**settings, "updates": 16, "average_last": 2})
     result = train(longer, tmp_path, resume=True, progress=False)
     assert result["average"]["models_averaged"] == 2
+
+
+# ---------------------------------------------------------------------------- --set KEY=VALUE (issue 34)
+
+
+def test_set_replaces_settings_of_the_config_file(tmp_path):
+    from shuangkou.dmc.overrides import config_with_overrides
+
+    pairs = ["updates=20", "lr=5e-4", "hidden=[16, 8]", "eval_opponent=heuristic", "checkpoint_minutes=0.5"]
+    config = config_with_overrides(SMOKE, [*pairs, "ray.actors=2", "updates=30"])  # the last one given wins
+    file = TrainConfig.from_yaml(SMOKE)
+    changed = {"updates": 30, "lr": 5e-4, "hidden": (16, 8), "eval_opponent": "heuristic", "checkpoint_minutes": 0.5}
+    assert {k: getattr(config, k) for k in changed} == changed
+    assert config.ray == dataclasses.replace(RaySettings(), actors=2)  # the section's other keys: defaults
+    assert {k: v for k, v in vars(config).items() if k not in {*changed, "ray"}} == {
+        k: v for k, v in vars(file).items() if k not in {*changed, "ray"}
+    }
+    # A base: file's setting is replaced too, and a ray: section keeps the keys not set.
+    (tmp_path / "mine.yaml").write_text(f"base: {SMOKE}\nray: {{actors: 2, ahead: 0}}\n")
+    config = config_with_overrides(tmp_path / "mine.yaml", ["variant=jj", "ray.restarts=3"])
+    assert (config.variant, config.ray) == ("jj", RaySettings(actors=2, ahead=0, restarts=3))
+    assert config_with_overrides(tmp_path / "mine.yaml", ["ray="]).ray is None  # empty: null, as in the file
+
+
+@pytest.mark.parametrize(
+    "pair, needles",
+    [
+        ("learning_rate=0.1", ["--set 'learning_rate=0.1': unknown setting 'learning_rate' (known: variant,", "lr,"]),
+        ("lr", ["--set takes KEY=VALUE", "'lr'"]),
+        ("lr=abc", ["--set 'lr=abc': lr: 'abc' is not a valid float"]),
+        ("updates=0", ["--set 'updates=0': updates: must be an integer 1.."]),
+        ("updates=010", ["updates: write integers in plain decimal digits"]),
+        ("hidden=[8", ["--set 'hidden=[8': YAML syntax error"]),
+        ("checkpoint_minutes=-1", ["checkpoint_minutes: must be 0..1e6 minutes"]),
+        ("ray.actors=100", ["--set 'ray.actors=100': ray: actors: 100 actors would get"]),
+        ("ray.nodes=2", ["unknown setting 'nodes' of ray: (known: actors, cpus_per_actor, ahead, restarts)"]),
+        ("lr.x=1", ["lr is not a section"]),
+        ("variant=!!python/object:os.system x", ["tagged '!!python/object:os.system'"]),
+    ],
+)
+def test_set_refuses_a_bad_override_naming_it_before_anything_runs(tmp_path, capsys, pair, needles):
+    from shuangkou.train import main
+
+    out = tmp_path / "o"
+    assert main(["--config", str(SMOKE), "--out", str(out), "--set", "updates=2", "--set", pair]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and err.startswith("error: "), err
+    for needle in needles:
+        assert needle in err, err
+    assert not out.exists()
+
+
+def test_the_help_of_train_teaches_set_ctrl_c_and_checkpoint_minutes(capsys):
+    from shuangkou.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["train", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for needle in ("--set KEY=VALUE", "--set updates=2000 --set lr=0.0005", "ray.actors=4", "checkpoint_minutes"):
+        assert needle in text, needle
+    assert "Ctrl-C stops the run" in text and "exits 130" in text

@@ -1,25 +1,26 @@
-"""Training runs and their folder (issue 17): a resume refuses a checkpoint that is
+"""Training runs and their folder (issues 17 and 34): a resume refuses a checkpoint that is
 not its own, outputs are probed first and written whole, the logs stay in step with
 the checkpoint after an interrupt, and the command line reports each failure in one
-line and exits 130 on Ctrl-C, leaving a run that resumes."""
+line and exits 130 on Ctrl-C, saving the update under way (and a checkpoint every
+checkpoint_minutes), so the run resumes without losing it."""
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 torch = pytest.importorskip("torch")
 
-from cli_util import assert_cli_error, run_cli  # noqa: E402
+from cli_util import assert_cli_error, cli_command, run_cli  # noqa: E402
 from shuangkou.dmc import learner  # noqa: E402
 from shuangkou.dmc.learner import train  # noqa: E402
-from train_util import BOMB, log, snapshot, tiny, tiny_yaml, updates  # noqa: E402
+from train_util import BOMB, log, rows_past, signal_run, snapshot, tiny, tiny_yaml, updates  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -76,6 +77,23 @@ def test_a_resume_may_raise_updates_and_change_the_harmless_settings(run_dir):
     ]
     state = torch.load(run_dir / "checkpoint.pt", weights_only=True)
     assert state["update"] == 8 and state["config"]["updates"] == 8 and state["config"]["hidden"] == [8]
+
+
+def test_a_resume_takes_set_overrides_as_the_checkpoint_allows(run_dir, tmp_path, capsys):
+    from shuangkou.train import main
+
+    cfg = str(tiny_yaml(tmp_path / "tiny.yaml"))
+    before = snapshot(run_dir)
+    args = ["--config", cfg, "--out", str(run_dir), "--quiet", "--resume", "--set", "updates=8"]
+    assert main([*args, "--set", "hidden=[16]", "--set", "seed=3"]) == 2
+    err = capsys.readouterr().err
+    assert "hidden: [16] here, [8] there" in err and "seed: 3 here, 0 there" in err, err
+    assert snapshot(run_dir) == before
+    assert main([*args, "--set", "eval_opponent=greedy", "--set", "checkpoint_minutes=0"]) == 0
+    assert updates(run_dir / "train.csv") == list(range(1, 9))
+    assert [r["opponent"] for r in log(run_dir / "eval.csv")] == ["random", "random", "greedy"]
+    saved = torch.load(run_dir / "checkpoint.pt", weights_only=True)["config"]
+    assert (saved["updates"], saved["eval_opponent"], saved["checkpoint_minutes"]) == (8, "greedy", 0)
 
 
 def _write_bad(path: Path, kind: str) -> None:
@@ -264,28 +282,98 @@ def test_the_command_line_reports_each_failure_in_one_line(tmp_path, run_dir):
     assert not (tmp_path / "o").exists()
 
 
-def test_ctrl_c_exits_130_and_the_run_resumes(tmp_path):
-    cfg = tiny_yaml(tmp_path / "long.yaml", updates=100_000, eval_every=2)
+def test_ctrl_c_before_the_first_evaluation_saves_the_update_under_way_and_resumes(tmp_path):
+    """Ctrl-C used to save nothing before the first evaluation (then `--resume` found no
+    checkpoint): it checkpoints the update under way, says so, and exits 130."""
+    cfg = tiny_yaml(tmp_path / "long.yaml", updates=100_000, eval_every=100_000)
     out = tmp_path / "run"
-    cmd = [sys.executable, "-m", "shuangkou.train", "--config", str(cfg), "--out", str(out), "--quiet"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if (out / "checkpoint.pt").exists() and (out / "train.csv").exists():
-                if len((out / "train.csv").read_text().splitlines()) > 6:
-                    break
-            time.sleep(0.2)
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        proc.kill()
-    assert proc.returncode == 130, err
-    assert err.decode().strip() == "error: interrupted"
+    cmd = [*cli_command(), "train", "--config", str(cfg), "--out", str(out), "--quiet", "--set", "log_every=1"]
+    code, _, err = signal_run(cmd, rows_past(out / "train.csv", 4))
+    assert code == 130, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
     at = torch.load(out / "checkpoint.pt", weights_only=True)["update"]
-    cfg = tiny_yaml(tmp_path / "long.yaml", updates=at + 3, eval_every=2)
-    p = subprocess.run([*cmd, "--resume"], capture_output=True, timeout=120)
+    assert (
+        at >= 4 and f"interrupted after update {at} of 100000; saved its checkpoint in {out / 'checkpoint.pt'}" in err
+    )
+    assert updates(out / "train.csv") == list(range(1, at + 1))  # every update done is kept
+    assert not (out / "eval.csv").exists() and not (out / "model.safetensors").exists()
+    # The command it prints goes on from there (here raised to three more updates).
+    printed = shlex.split(lines[0].split("go on with: ", 1)[1])
+    assert printed[:2] == ["shuangkou", "train"] and printed[-1] == "--resume" and "log_every=1" in printed
+    p = subprocess.run([*cli_command(), *printed[1:], "--set", f"updates={at + 3}"], capture_output=True, timeout=120)
     assert p.returncode == 0, p.stderr
-    assert updates(out / "train.csv") == list(range(1, at + 4))
-    ev = updates(out / "eval.csv")
-    assert ev == sorted(set(ev)) and ev[-1] == at + 3
+    rows = log(out / "train.csv")
+    assert [int(r["update"]) for r in rows] == list(range(1, at + 4))  # no update lost or repeated
+    samples = [int(r["samples"]) for r in rows]
+    assert samples == sorted(set(samples))
+    assert updates(out / "eval.csv") == [at + 3]
+    assert torch.load(out / "checkpoint.pt", weights_only=True)["update"] == at + 3
+
+
+@pytest.mark.parametrize("presses", [1, 2])
+def test_ctrl_c_in_python_raises_interrupted_after_the_update_under_way(tmp_path, monkeypatch, presses):
+    """One Ctrl-C: the update under way ends and is checkpointed, `Interrupted` says so.
+    A second one stops at once, keeping the last checkpoint (here the timed one of update 2)."""
+    real = learner._append_csv
+
+    def ctrl_c_at_3(path, row):
+        if path.name == "train.csv" and row["update"] == 3:
+            for _ in range(presses):
+                signal.raise_signal(signal.SIGINT)
+        real(path, row)
+
+    monkeypatch.setattr(learner, "_append_csv", ctrl_c_at_3)
+    with pytest.raises(KeyboardInterrupt) as e:
+        train(tiny(eval_every=100, checkpoint_minutes=1e-9 if presses == 2 else 10), tmp_path, progress=False)
+    assert not (tmp_path / "eval.csv").exists()
+    if presses == 2:
+        assert type(e.value) is KeyboardInterrupt
+        assert torch.load(tmp_path / "checkpoint.pt", weights_only=True)["update"] == 2
+        return
+    assert isinstance(e.value, learner.Interrupted) and e.value.update == 3
+    assert str(e.value) == f"interrupted after update 3 of 6; saved its checkpoint in {tmp_path / 'checkpoint.pt'}"
+    assert torch.load(tmp_path / "checkpoint.pt", weights_only=True)["update"] == 3
+    assert updates(tmp_path / "train.csv") == [1, 2, 3]
+    monkeypatch.undo()
+    train(tiny(eval_every=100), tmp_path, resume=True, progress=False)
+    assert updates(tmp_path / "train.csv") == [1, 2, 3, 4, 5, 6] and updates(tmp_path / "eval.csv") == [6]
+
+
+# ---------------------------------------------------------------------------- checkpoints on a time interval
+
+
+def test_a_checkpoint_is_written_every_checkpoint_minutes_before_any_evaluation(tmp_path, monkeypatch):
+    real = learner._append_csv
+
+    def crash_at_5(path, row):
+        real(path, row)
+        if path.name == "train.csv" and row["update"] == 5:
+            raise RuntimeError("the machine went down")
+
+    monkeypatch.setattr(learner, "_append_csv", crash_at_5)
+    for minutes, folder in ((0, "never"), (1e-9, "each update")):  # (1e-9 minutes: due after every update)
+        with pytest.raises(RuntimeError, match="went down"):
+            train(tiny(eval_every=100, checkpoint_minutes=minutes), tmp_path / folder, progress=False)
+        assert not (tmp_path / folder / "eval.csv").exists()
+    assert not (tmp_path / "never" / "checkpoint.pt").exists()  # 0: only at the evaluations
+    assert torch.load(tmp_path / "each update" / "checkpoint.pt", weights_only=True)["update"] == 4
+    monkeypatch.undo()
+    train(tiny(eval_every=100, checkpoint_minutes=1e-9), tmp_path / "each update", resume=True, progress=False)
+    assert updates(tmp_path / "each update" / "train.csv") == [1, 2, 3, 4, 5, 6]  # row 5 done again, once
+
+
+def test_a_killed_command_keeps_its_timed_checkpoint(tmp_path):
+    """A crash (signal.SIGKILL) before the first evaluation loses at most checkpoint_minutes."""
+    cfg = tiny_yaml(tmp_path / "long.yaml", updates=100_000, eval_every=100_000)
+    out = tmp_path / "run"
+    cmd = [*cli_command(), "train", "--config", str(cfg), "--out", str(out), "--quiet"]
+    code, _, err = signal_run(
+        [*cmd, "--set", "checkpoint_minutes=0.0005"], (out / "checkpoint.pt").exists, signal.SIGKILL
+    )
+    assert code == -signal.SIGKILL, err
+    at = torch.load(out / "checkpoint.pt", weights_only=True)["update"]
+    assert at >= 1 and not (out / "eval.csv").exists()
+    p = subprocess.run([*cmd, "--set", f"updates={at + 2}", "--resume"], capture_output=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert updates(out / "train.csv") == list(range(1, at + 3))

@@ -4,6 +4,10 @@ YAML file, and readers of its logs and folder."""
 from __future__ import annotations
 
 import csv
+import signal
+import subprocess
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from shuangkou.dmc.learner import TrainConfig
@@ -55,3 +59,31 @@ BOMB = (
     + ", ".join(f"&{c} [{', '.join(['*' + p] * 10)}]" for p, c in zip("abcde", "bcdef"))
     + "]"
 )
+
+
+def signal_run(cmd: list[str], ready: Callable[[], bool], sig: int = signal.SIGINT) -> tuple[int, str, str]:
+    """Runs `cmd`, sends it `sig` once `ready()` (polled for at most 90 s) and returns
+    (exit code, stdout, stderr); the process is killed however this ends."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and proc.poll() is None and not ready():
+            time.sleep(0.1)
+        assert proc.poll() is None, f"the run ended before the signal: {proc.communicate()}"
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    return proc.returncode, out, err
+
+
+def rows_past(path: Path, n: int) -> Callable[[], bool]:
+    """A `ready` for signal_run: the log at `path` holds more than `n` rows."""
+
+    def ready() -> bool:
+        try:
+            return len(path.read_text(encoding="utf-8").splitlines()) > n + 1
+        except OSError:
+            return False
+
+    return ready

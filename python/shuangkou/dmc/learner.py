@@ -42,6 +42,13 @@ saving the mean as `model_average.safetensors` and evaluating it on the same dea
 (`average.json`). Every file is written whole (a temporary name, then
 a rename), so an interrupt never leaves half a checkpoint or model.
 
+A checkpoint is also written every `checkpoint_minutes` (10 by default; 0: only at the
+evaluations) after the update under way, so a crash loses at most that much training.
+Ctrl-C stops the run after the update under way and writes the checkpoint at it (a
+second Ctrl-C stops at once, the last checkpoint kept); `train` then raises
+`Interrupted` (a KeyboardInterrupt naming the update and the checkpoint), and
+`shuangkou train` says where it saved and how to resume, and exits 130.
+
 Before the first update the learner checks every setting's range, that the run's memory
 (replay buffer, actors, a collection, a batch, the network with Adam's state, the
 evaluation's per-deal results) fits in the memory available, and that every output in
@@ -54,8 +61,8 @@ from: `train.csv` and `eval.csv` rows after its update (written after it, before
 interrupt) are dropped, so the logs run on without gaps or repeats. A resume takes a
 config that matches the checkpoint's except in RESUME_MAY_CHANGE: `updates` (raise it to
 train on), `lr` and `lr_end` (the schedule), `threads`, `device`, `average_last`, the `ray:`
-section and the logging and evaluation settings (`log_every`, `eval_every`, `eval_deals`,
-`eval_opponent`); any other
+section and the logging, checkpoint and evaluation settings (`log_every`, `checkpoint_minutes`,
+`eval_every`, `eval_deals`, `eval_opponent`); any other
 difference (the variant, the network, the reward, the actors' and the batch's settings,
 the seed) is refused, naming the settings. A fresh run (no resume) refuses a folder that
 holds an earlier run's files (any of OUTPUTS) unless `force=True`, which removes them
@@ -418,12 +425,22 @@ def _save_checkpoint(
         torch.save(checkpoint, f)
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a run after update `update`, whose checkpoint `checkpoint` holds:
+    `resume=True` (`--resume`) goes on from the next update."""
+
+    def __init__(self, checkpoint: Path, update: int, updates: int) -> None:
+        super().__init__(f"interrupted after update {update} of {updates}; saved its checkpoint in {checkpoint}")
+        self.checkpoint, self.update, self.updates = checkpoint, update, updates
+
+
 @contextlib.contextmanager
 def _stop_after_update() -> Iterator[list[bool]]:
-    """Ctrl-C stops the run after the update under way (a KeyboardInterrupt raised at
-    any point may be swallowed by a finalizer, and the run would go on); a second one
-    stops it at once. Yields the flag list the loop checks (non-empty: stop). Only on
-    the main thread, and only where Python's own handler is in place."""
+    """Ctrl-C stops the run after the update under way, which the loop then checkpoints
+    (a KeyboardInterrupt raised at any point may be swallowed by a finalizer, and the
+    run would go on); a second one stops it at once. Yields the flag list the loop
+    checks (non-empty: stop). Only on the main thread, and only where Python's own
+    handler is in place."""
     stop: list[bool] = []
 
     def on_interrupt(signum: int, frame: Any) -> None:
@@ -518,9 +535,12 @@ def train(
         )
         with _stop_after_update() as stop:
             for update in range(start + 1, config.updates + 1):
-                if stop:
-                    raise KeyboardInterrupt
                 run.step(update, bar)
+                if stop and update < config.updates:  # Ctrl-C: the update under way is done, and kept
+                    run.checkpoint(update)
+                    raise Interrupted(out / "checkpoint.pt", update, config.updates)
+                if run.checkpoint_due(update):
+                    run.checkpoint(update)
     return {"log": run.last_log, "eval": run.last_eval, "average": run.average, "out": str(out)}
 
 
@@ -548,6 +568,8 @@ class _Run:
         self.replay = Replay(config.replay, obs_size, move_size, device) if config.replay else None
         self.generator = torch.Generator().manual_seed((config.seed + self.at["update"]) % 2**64)
         self.started = time.perf_counter() - self.at["elapsed_s"]
+        # The update of the last checkpoint, and when it was written (or the run started).
+        self.saved_at, self.saved_time = self.at["update"], time.monotonic()
         self.last_log: dict[str, Any] = {}
         self.last_eval: dict[str, Any] = {}
         self.average: dict[str, Any] = {}
@@ -609,7 +631,18 @@ class _Run:
         if config.average_last >= 2:
             self.recent.append({k: v.detach().cpu().clone() for k, v in net.state_dict().items()})
             del self.recent[: -config.average_last]
-        at = {"update": update, "version": self.version, **self.counts()}
-        _save_checkpoint(out, config, net, self.optimizer, at, self.recent)
+        self.checkpoint(update)
         plot_curve(out)
         return row
+
+    def checkpoint(self, update: int) -> None:
+        """checkpoint.pt at `update` (done: its log rows written), unless it is there already."""
+        if self.saved_at != update:
+            at = {"update": update, "version": self.version, **self.counts()}
+            _save_checkpoint(self.out, self.config, self.net, self.optimizer, at, self.recent)
+        self.saved_at, self.saved_time = update, time.monotonic()
+
+    def checkpoint_due(self, update: int) -> bool:
+        """Whether `checkpoint_minutes` have gone by since the last checkpoint (0: never due)."""
+        minutes = self.config.checkpoint_minutes
+        return minutes > 0 and update != self.saved_at and time.monotonic() - self.saved_time >= 60 * minutes
