@@ -1,6 +1,7 @@
 #include "shuangkou/core/catalogue.h"
 
 #include <algorithm>
+#include <array>
 
 #include "shuangkou/core/cards.h"
 
@@ -10,6 +11,43 @@ namespace {
 constexpr int kMaxCards = kHandSize;  // no pattern can hold more cards than a hand
 
 constexpr uint64_t nibble(int rank, int count) { return static_cast<uint64_t>(count) << (4 * rank); }
+
+// The reading of a run of `len` ranks topped by `top`, `per_rank` cards each.
+CardCounts run_reading(int len, int top, int per_rank) {
+  return CardCounts(spread_mask(((1u << len) - 1) << (top - len + 1)) * per_rank);
+}
+
+// Calls emit(bits) for the reading of each uneven chain bomb of `y` ranks
+// from `bottom` up: counts 4..max_bomb per rank (an odometer, lowest rank
+// fastest), not all equal, kMaxCards cards at most.
+template <class Emit>
+void for_each_uneven_run(int y, int bottom, int max_bomb, Emit& emit) {
+  std::array<int, 6> c{};
+  c.fill(4);
+  while (true) {
+    int total = 0;
+    bool equal = true;
+    uint64_t bits = 0;
+    for (int j = 0; j < y; ++j) {
+      total += c[j];
+      equal &= c[j] == c[0];
+      bits |= nibble(bottom + j, c[j]);
+    }
+    if (total <= kMaxCards && !equal) emit(bits);
+    int j = 0;
+    while (j < y && ++c[j] > max_bomb) c[j++] = 4;
+    if (j == y) break;
+  }
+}
+
+// Calls emit(bits) for the reading of every uneven chain bomb, in catalogue
+// order: by ranks in the chain (3..6), then bottom rank, then counts.
+template <class Emit>
+void for_each_uneven_chain_bomb(int max_bomb, Emit emit) {
+  for (int y = 3; y <= 6; ++y)
+    for (int bottom = 0; bottom + y <= kNumSequenceRanks; ++bottom)
+      for_each_uneven_run(y, bottom, max_bomb, emit);
+}
 
 }  // namespace
 
@@ -29,8 +67,7 @@ ActionCatalogue::ActionCatalogue(const Variant& v) : max_bomb_(v.max_bomb) {
     base_[static_cast<int>(kind)] = size();
     for (int len = min_len; len <= kNumSequenceRanks && len * per_rank <= kMaxCards; ++len) {
       bases[len] = size();
-      for (int top = len - 1; top <= kRankAce; ++top)
-        add(v, kind, CardCounts(spread_mask(((1u << len) - 1) << (top - len + 1)) * per_rank));
+      for (int top = len - 1; top <= kRankAce; ++top) add(v, kind, run_reading(len, top, per_rank));
     }
   };
   sequences(Kind::kStraight, 1, 5, straight_base_);
@@ -44,34 +81,14 @@ ActionCatalogue::ActionCatalogue(const Variant& v) : max_bomb_(v.max_bomb) {
     for (int x = 4; x <= v.max_bomb; ++x)
       for (int y = 3; y <= 6 && x * y <= kMaxCards; ++y) {
         chain_bomb_base_[x][y] = size();
-        for (int top = y - 1; top <= kRankAce; ++top)
-          add(v, Kind::kChainBomb, CardCounts(spread_mask(((1u << y) - 1) << (top - y + 1)) * x));
+        for (int top = y - 1; top <= kRankAce; ++top) add(v, Kind::kChainBomb, run_reading(y, top, x));
       }
   base_[static_cast<int>(Kind::kUnevenChainBomb)] = size();
   if (v.uneven_chain) {
-    for (int y = 3; y <= 6; ++y)
-      for (int bottom = 0; bottom + y <= kNumSequenceRanks; ++bottom) {
-        std::array<int, 6> c{};
-        // Odometer over counts 4..max_bomb per rank, total at most 27.
-        c.fill(4);
-        while (true) {
-          int total = 0;
-          bool equal = true;
-          uint64_t bits = 0;
-          for (int j = 0; j < y; ++j) {
-            total += c[j];
-            equal &= c[j] == c[0];
-            bits |= nibble(bottom + j, c[j]);
-          }
-          if (total <= kMaxCards && !equal) {
-            uneven_.emplace_back(bits, size());
-            add(v, Kind::kUnevenChainBomb, CardCounts(bits));
-          }
-          int j = 0;
-          while (j < y && ++c[j] > v.max_bomb) c[j++] = 4;
-          if (j == y) break;
-        }
-      }
+    for_each_uneven_chain_bomb(v.max_bomb, [&](uint64_t bits) {
+      uneven_.emplace_back(bits, size());
+      add(v, Kind::kUnevenChainBomb, CardCounts(bits));
+    });
     std::sort(uneven_.begin(), uneven_.end());
   }
   base_[static_cast<int>(Kind::kThreeKings)] = size();

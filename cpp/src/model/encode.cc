@@ -83,6 +83,104 @@ void counts(CardCounts c, float* out) {
   for (int r = 0; r < kNumRanks; ++r, bits >>= 4) out[r] = kEighths[bits & 0xF];
 }
 
+// A seat as seen from `seat`: 0 self, 1 next, 2 partner, 3 previous.
+struct Relative {
+  int seat;
+  int operator()(int other) const { return (other - seat + kNumSeats) % kNumSeats; }
+};
+
+// Slices 0-5: own hand, the partner's where shown, cards left, cards played, unseen cards.
+inline void write_cards(Writer& w, const Variant& v, const GameState& s, Relative rel) {
+  const CardCounts own = s.hand(rel.seat);
+  const CardCounts partner = s.hand(partner_of(rel.seat));
+  counts(own, w.slice(0));
+  float* p = w.slice(1);
+  if (v.partner_visible) counts(partner, p);
+  w.slice(2)[0] = v.partner_visible ? 1.0f : 0.0f;
+  p = w.slice(3);
+  for (int i = 0; i < kNumSeats; ++i) p[rel(i)] = static_cast<float>(s.hand(i).size()) / kHandSize;
+  p = w.slice(4);
+  CardCounts played_all;
+  for (int i = 0; i < kNumSeats; ++i) {
+    counts(s.played(i), p + 15 * rel(i));
+    played_all = played_all + s.played(i);
+  }
+  p = w.slice(5);
+  for (int r = 0; r < kNumRanks; ++r) {
+    const int deck = copies_in_two_decks(r);
+    const int known = own.count(r) + played_all.count(r) + (v.partner_visible ? partner.count(r) : 0);
+    p[r] = static_cast<float>(deck - known) / 8;
+  }
+}
+
+// Slices 6-12: the play to beat (reading, kind, size, stars, owner), leading, passes.
+inline void write_trick(Writer& w, const GameState& s, Relative rel) {
+  const bool leading = s.is_leading();
+  float* p = w.slice(6);
+  if (!leading) counts(s.top().reading, p);
+  p = w.slice(7);
+  if (!leading) p[static_cast<int>(s.top().kind)] = 1;
+  w.slice(8)[0] = leading ? 0.0f : static_cast<float>(s.top().size) / kHandSize;
+  w.slice(9)[0] = leading ? 0.0f : static_cast<float>(s.top().stars) / 18;
+  p = w.slice(10);
+  if (!leading) p[rel(s.top_owner())] = 1;
+  w.slice(11)[0] = leading ? 1.0f : 0.0f;
+  w.slice(12)[0] = static_cast<float>(s.passes()) / 3;
+}
+
+// Slice 13: the last kRecentActions actions, oldest first, one row each.
+inline void write_recent(Writer& w, std::span<const Action> recent, Relative rel) {
+  float* p = w.slice(13);
+  const size_t first = recent.size() > kRecentActions ? recent.size() - kRecentActions : 0;
+  for (size_t i = first; i < recent.size(); ++i) {
+    float* row = p + kRecentRow * (i - first);
+    const Action& a = recent[i];
+    row[rel(a.seat)] = 1;
+    if (is_pass(a.play)) {
+      row[4] = 1;
+    } else {
+      counts(a.play.reading, row + 5);
+      row[5 + 15 + static_cast<int>(a.play.kind)] = 1;
+    }
+  }
+}
+
+// Slices 14-18: finishing places, bombs, most stars, star level and scores per seat.
+inline void write_seat_tallies(Writer& w, const Variant& v, const GameState& s, Relative rel) {
+  float* p = w.slice(14);
+  for (int place = 0; place < s.num_finished(); ++place) p[4 * rel(s.finish_order()[place]) + place] = 1;
+  float* bombs = w.slice(15);
+  float* max_stars = w.slice(16);
+  float* level = w.slice(17);
+  for (int i = 0; i < kNumSeats; ++i) {
+    bombs[rel(i)] = static_cast<float>(s.bombs().count[i]) / 8;
+    max_stars[rel(i)] = static_cast<float>(s.bombs().max_stars(i)) / 18;
+    level[rel(i)] =
+        static_cast<float>(v.collect_stars ? star_level(s.bombs(), i) : s.bombs().max_stars(i)) / 18;
+  }
+  p = w.slice(18);
+  const auto scores = running_contribution(v, s.bombs());
+  for (int i = 0; i < kNumSeats; ++i) p[rel(i)] = static_cast<float>(scores[i]) / 100;
+}
+
+// Slice 19: the variant's rules.
+inline void write_variant(Writer& w, const Variant& v) {
+  float* p = w.slice(19);
+  p[static_cast<int>(v.wild_jokers)] = 1;
+  p[3] = static_cast<float>(v.max_bomb) / 12;
+  p[4] = v.chain_bomb;
+  p[5] = v.uneven_chain;
+  p[6] = v.uneven_star == UnevenStar::kMin;
+  p[7] = v.three_kings;
+  p[8] = v.bomb_order == BombOrder::kStars;
+  p[9] = v.tianwang == Tianwang::kBottom;
+  p[10 + static_cast<int>(v.multiplier)] = 1;
+  p[13] = v.multiplier_from == MultiplierFrom::kAll;
+  p[14 + static_cast<int>(v.contribution)] = 1;
+  p[17] = v.collect_stars;
+  p[18 + static_cast<int>(v.base_table)] = 1;
+}
+
 }  // namespace
 
 // --- observation ----------------------------------------------------------
@@ -112,80 +210,12 @@ const std::vector<ObservationSlice>& observation_layout() {
 void encode_observation(const Variant& v, const GameState& s, std::span<const Action> recent, int seat,
                         float* out) {
   Writer w(out, observation_size());
-  auto rel = [seat](int other) { return (other - seat + kNumSeats) % kNumSeats; };
-  const CardCounts own = s.hand(seat);
-  const CardCounts partner = s.hand(partner_of(seat));
-
-  counts(own, w.slice(0));
-  float* p = w.slice(1);
-  if (v.partner_visible) counts(partner, p);
-  w.slice(2)[0] = v.partner_visible ? 1.0f : 0.0f;
-  p = w.slice(3);
-  for (int i = 0; i < kNumSeats; ++i) p[rel(i)] = static_cast<float>(s.hand(i).size()) / kHandSize;
-  p = w.slice(4);
-  CardCounts played_all;
-  for (int i = 0; i < kNumSeats; ++i) {
-    counts(s.played(i), p + 15 * rel(i));
-    played_all = played_all + s.played(i);
-  }
-  p = w.slice(5);
-  for (int r = 0; r < kNumRanks; ++r) {
-    const int deck = copies_in_two_decks(r);
-    const int known = own.count(r) + played_all.count(r) + (v.partner_visible ? partner.count(r) : 0);
-    p[r] = static_cast<float>(deck - known) / 8;
-  }
-  const bool leading = s.is_leading();
-  p = w.slice(6);
-  if (!leading) counts(s.top().reading, p);
-  p = w.slice(7);
-  if (!leading) p[static_cast<int>(s.top().kind)] = 1;
-  w.slice(8)[0] = leading ? 0.0f : static_cast<float>(s.top().size) / kHandSize;
-  w.slice(9)[0] = leading ? 0.0f : static_cast<float>(s.top().stars) / 18;
-  p = w.slice(10);
-  if (!leading) p[rel(s.top_owner())] = 1;
-  w.slice(11)[0] = leading ? 1.0f : 0.0f;
-  w.slice(12)[0] = static_cast<float>(s.passes()) / 3;
-  p = w.slice(13);
-  const size_t first = recent.size() > kRecentActions ? recent.size() - kRecentActions : 0;
-  for (size_t i = first; i < recent.size(); ++i) {
-    float* row = p + kRecentRow * (i - first);
-    const Action& a = recent[i];
-    row[rel(a.seat)] = 1;
-    if (is_pass(a.play)) {
-      row[4] = 1;
-    } else {
-      counts(a.play.reading, row + 5);
-      row[5 + 15 + static_cast<int>(a.play.kind)] = 1;
-    }
-  }
-  p = w.slice(14);
-  for (int place = 0; place < s.num_finished(); ++place) p[4 * rel(s.finish_order()[place]) + place] = 1;
-  float* bombs = w.slice(15);
-  float* max_stars = w.slice(16);
-  float* level = w.slice(17);
-  for (int i = 0; i < kNumSeats; ++i) {
-    bombs[rel(i)] = static_cast<float>(s.bombs().count[i]) / 8;
-    max_stars[rel(i)] = static_cast<float>(s.bombs().max_stars(i)) / 18;
-    level[rel(i)] =
-        static_cast<float>(v.collect_stars ? star_level(s.bombs(), i) : s.bombs().max_stars(i)) / 18;
-  }
-  p = w.slice(18);
-  const auto scores = running_contribution(v, s.bombs());
-  for (int i = 0; i < kNumSeats; ++i) p[rel(i)] = static_cast<float>(scores[i]) / 100;
-  p = w.slice(19);
-  p[static_cast<int>(v.wild_jokers)] = 1;
-  p[3] = static_cast<float>(v.max_bomb) / 12;
-  p[4] = v.chain_bomb;
-  p[5] = v.uneven_chain;
-  p[6] = v.uneven_star == UnevenStar::kMin;
-  p[7] = v.three_kings;
-  p[8] = v.bomb_order == BombOrder::kStars;
-  p[9] = v.tianwang == Tianwang::kBottom;
-  p[10 + static_cast<int>(v.multiplier)] = 1;
-  p[13] = v.multiplier_from == MultiplierFrom::kAll;
-  p[14 + static_cast<int>(v.contribution)] = 1;
-  p[17] = v.collect_stars;
-  p[18 + static_cast<int>(v.base_table)] = 1;
+  const Relative rel{seat};
+  write_cards(w, v, s, rel);
+  write_trick(w, s, rel);
+  write_recent(w, recent, rel);
+  write_seat_tallies(w, v, s, rel);
+  write_variant(w, v);
   if (w.end() != observation_size()) throw std::logic_error("observation size mismatch");
 }
 

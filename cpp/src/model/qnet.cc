@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 namespace shuangkou {
 namespace {
@@ -128,68 +129,94 @@ Json parse_json(std::string_view text, const std::string& what) {
   }
 }
 
-Header parse_header(std::string_view text, const std::string& what) {
-  const Json header = parse_json(text, what);
-  if (!header.is_object()) refuse(what, "not a model file (its header is not a JSON object)");
+// The metadata object of a header: every value a string, "format" the Q
+// network's (then dropped), the architecture's keys present.
+std::map<std::string, std::string> read_metadata(const Json& header, const std::string& what) {
   const auto meta = header.find("__metadata__");
   if (meta == header.end() || !meta->is_object())
     refuse(what, "not a shuangkou model file (no __metadata__ in its header)");
-  Header h;
+  std::map<std::string, std::string> metadata;
   for (const auto& [k, v] : meta->items()) {
     if (!v.is_string()) refuse(what, "metadata '" + shown(k) + "' is not a string");
-    h.metadata[k] = v.get<std::string>();
+    metadata[k] = v.get<std::string>();
   }
-  if (h.metadata["format"] != kQNetFormat)
-    refuse(what, "not a shuangkou Q network (metadata format '" + shown(h.metadata["format"]) +
+  if (metadata["format"] != kQNetFormat)
+    refuse(what, "not a shuangkou Q network (metadata format '" + shown(metadata["format"]) +
                      "', expected '" + std::string(kQNetFormat) + "')");
-  h.metadata.erase("format");
+  metadata.erase("format");
   for (const char* key : {"obs_size", "move_size", "hidden"})
-    if (!h.metadata.count(key)) refuse(what, std::string("metadata '") + key + "' missing");
-  h.shape.obs_size = width_value(what, "obs_size", h.metadata["obs_size"]);
-  h.shape.move_size = width_value(what, "move_size", h.metadata["move_size"]);
-  const std::string_view hidden = h.metadata["hidden"];
-  for (size_t begin = 0;;) {  // comma-separated, no empty part
+    if (!metadata.count(key)) refuse(what, std::string("metadata '") + key + "' missing");
+  return metadata;
+}
+
+// The hidden widths of metadata 'hidden': comma-separated, no empty part, 1..kQNetMaxHidden of them.
+std::vector<int> hidden_widths(std::string_view hidden, const std::string& what) {
+  std::vector<int> widths;
+  for (size_t begin = 0;;) {
     const size_t comma = std::min(hidden.find(',', begin), hidden.size());
-    if (h.shape.hidden.size() == static_cast<size_t>(kQNetMaxHidden))
+    if (widths.size() == static_cast<size_t>(kQNetMaxHidden))
       refuse(what, "metadata 'hidden' must list 1.." + std::to_string(kQNetMaxHidden) + " widths");
-    h.shape.hidden.push_back(width_value(what, "hidden", hidden.substr(begin, comma - begin)));
+    widths.push_back(width_value(what, "hidden", hidden.substr(begin, comma - begin)));
     if (comma == hidden.size()) break;
     begin = comma + 1;
   }
+  return widths;
+}
 
+// The data span [begin, end) of tensor `name`, checked: an F32 entry of shape `dims`.
+std::pair<uint64_t, uint64_t> tensor_span(const Json& header, const std::string& name,
+                                          const std::vector<int64_t>& dims, const std::string& what) {
+  const auto t = header.find(name);
+  if (t == header.end()) refuse(what, "missing tensor '" + name + "'");
+  if (!t->is_object() || !t->contains("dtype") || !t->contains("shape") || !t->contains("data_offsets"))
+    refuse(what, "tensor '" + name + "' lacks dtype, shape or data_offsets");
+  const Json& dtype = t->at("dtype");
+  if (dtype != "F32") refuse(what, "tensor '" + name + "' is " + shown_json(dtype) + ", not F32");
+  const Json& shape = t->at("shape");
+  bool same = shape.is_array() && shape.size() == dims.size();
+  for (size_t i = 0; same && i < dims.size(); ++i)
+    same = shape[i].is_number_integer() && shape[i].get<int64_t>() == dims[i];
+  if (!same)
+    refuse(what, "tensor '" + name + "' has shape " + shown_json(shape) + ", expected " + Json(dims).dump() +
+                     " for the architecture in its metadata");
+  const Json& off = t->at("data_offsets");
+  if (!off.is_array() || off.size() != 2 || !off[0].is_number_unsigned() || !off[1].is_number_unsigned())
+    refuse(what, "tensor '" + name + "' has bad data_offsets " + shown_json(off));
+  const uint64_t begin = off[0].get<uint64_t>(), end = off[1].get<uint64_t>();
+  if (end < begin || end - begin != element_count(dims) * 4)
+    refuse(what, "tensor '" + name + "' data_offsets " + shown_json(off) + " do not match its shape");
+  return {begin, end};
+}
+
+// The end of the tensor data: the spans must tile [0, end) without overlap or gap.
+uint64_t tiled_size(std::vector<std::pair<uint64_t, uint64_t>> spans, const std::string& what) {
+  std::sort(spans.begin(), spans.end());
+  uint64_t size = 0;
+  for (const auto& [b, e] : spans) {
+    if (b != size) refuse(what, "tensor data overlap or leave gaps");
+    size = e;
+  }
+  return size;
+}
+
+Header parse_header(std::string_view text, const std::string& what) {
+  const Json header = parse_json(text, what);
+  if (!header.is_object()) refuse(what, "not a model file (its header is not a JSON object)");
+  Header h;
+  h.metadata = read_metadata(header, what);
+  h.shape.obs_size = width_value(what, "obs_size", h.metadata["obs_size"]);
+  h.shape.move_size = width_value(what, "move_size", h.metadata["move_size"]);
+  h.shape.hidden = hidden_widths(h.metadata["hidden"], what);
   std::vector<std::pair<uint64_t, uint64_t>> spans;
   for (const auto& [name, dims] : QNet::tensor_shapes(h.shape)) {
-    const auto t = header.find(name);
-    if (t == header.end()) refuse(what, "missing tensor '" + name + "'");
-    if (!t->is_object() || !t->contains("dtype") || !t->contains("shape") || !t->contains("data_offsets"))
-      refuse(what, "tensor '" + name + "' lacks dtype, shape or data_offsets");
-    const Json& dtype = t->at("dtype");
-    if (dtype != "F32") refuse(what, "tensor '" + name + "' is " + shown_json(dtype) + ", not F32");
-    const Json& shape = t->at("shape");
-    bool same = shape.is_array() && shape.size() == dims.size();
-    for (size_t i = 0; same && i < dims.size(); ++i)
-      same = shape[i].is_number_integer() && shape[i].get<int64_t>() == dims[i];
-    if (!same)
-      refuse(what, "tensor '" + name + "' has shape " + shown_json(shape) + ", expected " +
-                       Json(dims).dump() + " for the architecture in its metadata");
-    const Json& off = t->at("data_offsets");
-    if (!off.is_array() || off.size() != 2 || !off[0].is_number_unsigned() || !off[1].is_number_unsigned())
-      refuse(what, "tensor '" + name + "' has bad data_offsets " + shown_json(off));
-    const uint64_t begin = off[0].get<uint64_t>(), end = off[1].get<uint64_t>();
-    if (end < begin || end - begin != element_count(dims) * 4)
-      refuse(what, "tensor '" + name + "' data_offsets " + shown_json(off) + " do not match its shape");
-    h.offsets.push_back({name, begin});
-    spans.push_back({begin, end});
+    spans.push_back(tensor_span(header, name, dims, what));
+    h.offsets.push_back({name, spans.back().first});
   }
   for (const auto& [name, _] : header.items())
     if (name != "__metadata__" &&
         std::none_of(h.offsets.begin(), h.offsets.end(), [&](const auto& o) { return o.first == name; }))
       refuse(what, "unexpected tensor '" + shown(name) + "'");
-  std::sort(spans.begin(), spans.end());
-  for (const auto& [b, e] : spans) {
-    if (b != h.data_size) refuse(what, "tensor data overlap or leave gaps");
-    h.data_size = e;
-  }
+  h.data_size = tiled_size(std::move(spans), what);
   return h;
 }
 

@@ -52,6 +52,41 @@ const DmcActorOptions& checked(const DmcActorOptions& o, const std::shared_ptr<c
   return o;
 }
 
+// Refuses a collect after one that stopped in the middle of a step.
+[[noreturn]] void refuse_interrupted() {
+  throw std::runtime_error(
+      "DmcActors.collect: an earlier collect was interrupted in the middle of a step, so some deals "
+      "moved and others did not; these actors cannot go on (make new ones)");
+}
+
+// How many of the n envs have a player to act (-1: idle, or the deal finished).
+int64_t count_deciding(const int8_t* current, int n) {
+  int64_t k = 0;
+  for (int j = 0; j < n; ++j) k += current[j] >= 0;
+  return k;
+}
+
+// Appends one decision to a deal's trajectory: observation, move features, network version, seat.
+template <class Trajectory>
+void record_decision(Trajectory& t, const float* obs, int obs_size, const float* move, int64_t version,
+                     int8_t seat) {
+  t.obs.insert(t.obs.end(), obs, obs + obs_size);
+  t.move.insert(t.move.end(), move, move + kMoveFeatureSize);
+  t.version.push_back(version);
+  t.seat.push_back(seat);
+}
+
+// Plays the step's actions; a cancel that stops the step midway leaves the actors interrupted.
+void step_or_interrupt(VectorEnv& env, const std::vector<int32_t>& actions, const CancelFlag* cancel,
+                       bool& interrupted) {
+  try {
+    env.step(actions, cancel);
+  } catch (const Cancelled&) {
+    interrupted = true;
+    throw;
+  }
+}
+
 }  // namespace
 
 DmcActors::DmcActors(const DmcActorOptions& o, std::shared_ptr<const QNet> net, int64_t version,
@@ -121,10 +156,7 @@ void DmcActors::harvest(DmcSamples& out) {
 }
 
 DmcSamples DmcActors::collect(int64_t min_samples, const CancelFlag* cancel) {
-  if (interrupted_)
-    throw std::runtime_error(
-        "DmcActors.collect: an earlier collect was interrupted in the middle of a step, so some deals "
-        "moved and others did not; these actors cannot go on (make new ones)");
+  if (interrupted_) refuse_interrupted();
   DmcSamples out;
   const int n = env_.num_envs();
   const int obs_size = observation_size();
@@ -141,9 +173,8 @@ DmcSamples DmcActors::collect(int64_t min_samples, const CancelFlag* cancel) {
     }
     const double teacher_prob = teacher_prob_.load();
     const int8_t* current = env_.current_players();
-    bool any = false;
-    for (int j = 0; j < n; ++j) any |= current[j] >= 0;
-    if (!any) break;  // `deals` mode: every deal is finished
+    const int64_t deciding = count_deciding(current, n);
+    if (deciding == 0) break;  // `deals` mode: every deal is finished
     const float* obs = env_.observations();
     const float* features = env_.legal_features.data();
 #pragma omp parallel num_threads(std::max(1, std::min(threads, n / 8)))
@@ -155,13 +186,8 @@ DmcSamples DmcActors::collect(int64_t min_samples, const CancelFlag* cancel) {
         if (current[j] < 0) continue;  // idle
         const int row = choose_row(j, *net_in_use, teacher_prob, scratch, q, cancel);
         const int64_t at = env_.legal_offsets[j] + row;
-        Trajectory& t = trajectories_[j];
-        t.obs.insert(t.obs.end(), obs + static_cast<size_t>(j) * obs_size,
-                     obs + static_cast<size_t>(j + 1) * obs_size);
-        const float* m = features + at * kMoveFeatureSize;
-        t.move.insert(t.move.end(), m, m + kMoveFeatureSize);
-        t.version.push_back(version);
-        t.seat.push_back(current[j]);
+        record_decision(trajectories_[j], obs + static_cast<size_t>(j) * obs_size, obs_size,
+                        features + at * kMoveFeatureSize, version, current[j]);
         actions_[j] = env_.legal_ids[static_cast<size_t>(at)];
       }
     }
@@ -169,15 +195,8 @@ DmcSamples DmcActors::collect(int64_t min_samples, const CancelFlag* cancel) {
       interrupted_ = true;
       throw Cancelled();
     }
-    int64_t decided = 0;
-    for (int j = 0; j < n; ++j) decided += current[j] >= 0;
-    decisions_ += decided;
-    try {
-      env_.step(actions_, cancel);
-    } catch (const Cancelled&) {
-      interrupted_ = true;
-      throw;
-    }
+    decisions_ += deciding;
+    step_or_interrupt(env_, actions_, cancel, interrupted_);
     harvest(out);
   }
   return out;
