@@ -2,6 +2,7 @@
 
     python bench/play_load.py --tables 100 --seconds 60 --bots heuristic --variant baibian \\
         --seed 0 --out experiments/play_load.json
+    python bench/play_load.py --tables 20 --seconds 60 --stalled 5 --out experiments/play_load_stalled.json
 
 It starts the real server (uvicorn serving `make_app(room)`) in a separate process, bound
 to 127.0.0.1 on a free port, with TABLES tables of one human seat (seat 0) and three bots.
@@ -21,6 +22,14 @@ the bots' moves, Table.view, Room.broadcast), and every error: an `error` messag
 exception, a disconnect, a timeout, an exception the server logged. The report is
 written as JSON to OUT (a temporary file, then renamed); experiments/play_load.md reads it.
 
+With --stalled K, the human seat of each of the first K tables also has a second page
+open (its link opened twice) that completes the WebSocket handshake, without
+permessage-deflate and with a 4 KiB receive buffer, and then never reads. The report
+gives the play -> next human turn latencies of those tables and of the others apart,
+when the server was seen to cut each stalled page during the run (a reset), how many it
+dropped by its own count, and how many had ended by the end of the run (cut, or closed
+by uvicorn's keepalive ping); a stalled page still open then is an error.
+
 Exit status: 0 without errors, 1 with any error, 2 when the server did not start or an
 argument is wrong. Without the package installed, run it with PYTHONPATH=python.
 """
@@ -29,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import cProfile
 import faulthandler
@@ -37,6 +47,7 @@ import inspect
 import json
 import os
 import platform
+import socket
 import sys
 import tempfile
 import threading
@@ -50,6 +61,7 @@ TABLE_SEED_STRIDE = 10**6  # table i: deals from seed + i * stride
 MAX_ERRORS_KEPT = 20  # the texts kept in the report (every error is counted)
 MAX_ERRORS_PER_TABLE = 5  # a table's client gives up after this many
 PERCENTILES = (50, 90, 99)
+TCP_ESTABLISHED = 1  # (Linux's tcpi_state of an open connection)
 
 
 # ------------------------------------------------------------------------------ the server
@@ -100,7 +112,9 @@ def _install_timers(totals: dict[str, list[float]]) -> None:
         if callable(getattr(table, name, None)):
             setattr(table, name, timed(f"bot move ({name})", getattr(table, name)))
             break
-    server.Room.broadcast = timed_async("Room.broadcast", server.Room.broadcast)
+    broadcast = server.Room.broadcast  # (a coroutine up to the outgoing queues; now it only queues)
+    wrap = timed_async if inspect.iscoroutinefunction(broadcast) else timed
+    server.Room.broadcast = wrap("Room.broadcast", broadcast)
 
 
 async def _loop_lag(lags: list[float], period: float = 0.01) -> None:
@@ -138,7 +152,8 @@ def serve_child(spec: dict[str, Any]) -> None:
     lags: list[float] = []
 
     def stats() -> None:
-        _emit(out, {"stats": {"timers": totals, "loop_lag": summary(lags), "tables": len(room.tables)}})
+        figures = {"timers": totals, "loop_lag": summary(lags), "tables": len(room.tables)}
+        _emit(out, {"stats": {**figures, "dropped": getattr(room, "dropped", None)}})  # (sockets cut: not reading)
 
     async def main() -> None:
         task, port = await start(server)
@@ -244,6 +259,8 @@ class Stats:
     """What the clients measured, all tables together."""
 
     turn: list[float] = field(default_factory=list)  # play/pass -> next human turn (seconds)
+    turn_stalled: list[float] = field(default_factory=list)  # the same, tables with a stalled reader
+    turn_others: list[float] = field(default_factory=list)  # the same, the other tables
     hint: list[float] = field(default_factory=list)  # hint round trip
     start: list[float] = field(default_factory=list)  # start -> the next deal's first human turn
     decisions: int = 0
@@ -290,6 +307,7 @@ class TableClient:
     """Plays the human seat of one table by script until `deadline` (perf_counter)."""
 
     def __init__(self, table_id: str, url: str, stats: Stats, deadline: float, timeout: float) -> None:
+        self.stalled = False  # another page of this seat stopped reading
         self.table_id = table_id
         self.url = url
         self.stats = stats
@@ -397,7 +415,9 @@ class TableClient:
                 acknowledged = acknowledged or over or grown or not msg.get("your_turn")
                 if acknowledged and (over or msg.get("your_turn")):
                     break
-        self.stats.turn.append(time.perf_counter() - sent)
+        took = time.perf_counter() - sent
+        self.stats.turn.append(took)
+        (self.stats.turn_stalled if self.stalled else self.stats.turn_others).append(took)
         self.stats.decisions += 1
         if cards:
             self.stats.plays += 1
@@ -425,6 +445,80 @@ class TableClient:
             state = await self.until(_my_turn_or_over, "the first human turn of the deal")
         self.stats.start.append(time.perf_counter() - sent)
         return state
+
+
+class StalledReader:
+    """A page that opens the seat's link, completes the WebSocket handshake (no
+    permessage-deflate, a 4 KiB receive buffer) and then never reads (a plain socket:
+    nothing reads it in the background)."""
+
+    def __init__(self, port: int, query: str, timeout: float) -> None:
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        self.sock.settimeout(timeout)
+        self.sock.connect(("127.0.0.1", port))
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall(
+            f"GET /ws?{query} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        status = self.sock.recv(12)
+        if status != b"HTTP/1.1 101":
+            raise RuntimeError(f"the stalled reader's handshake was answered {status!r}")
+        self.cut_at: float | None = None  # when the server was first seen to have cut it (perf_counter)
+
+    def poll(self) -> None:
+        """Notes when the server has cut the socket, without reading anything (what it
+        sent stays unread): the socket's TCP state, from TCP_INFO, is no longer
+        ESTABLISHED (a reset closes it, the server's end of the stream half-closes it)."""
+        if self.cut_at is not None or not hasattr(socket, "TCP_INFO"):
+            return
+        with contextlib.suppress(OSError):
+            if self.sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)[0] != TCP_ESTABLISHED:
+                self.cut_at = time.perf_counter()
+
+    def ended_by_server(self, seconds: float) -> bool:
+        """Whether the server ends the socket within `seconds` (what it sent is read)."""
+        deadline = time.monotonic() + seconds
+        self.sock.settimeout(0.5)
+        try:
+            while time.monotonic() < deadline:
+                try:
+                    if not self.sock.recv(1 << 16):
+                        return True
+                except socket.timeout:  # (TimeoutError from Python 3.10)
+                    continue
+                except OSError:  # (reset: aborted)
+                    return True
+            return False
+        finally:
+            self.sock.close()
+
+
+async def _open_stalled(
+    port: int, tokens: dict[str, str], count: int, timeout: float, stats: Stats
+) -> list[StalledReader]:
+    """The stalled readers of the first `count` tables (one that cannot open is an error)."""
+    readers = []
+    for table_id, token in list(tokens.items())[:count]:
+        try:
+            readers.append(await asyncio.to_thread(StalledReader, port, f"table={table_id}&token={token}", timeout))
+        except (OSError, RuntimeError) as e:
+            stats.error(f"{table_id}: the stalled reader did not connect ({type(e).__name__}: {e})")
+    return readers
+
+
+async def _watch_stalled(readers: list[StalledReader], period: float = 0.25) -> None:
+    while True:
+        for reader in readers:
+            reader.poll()
+        await asyncio.sleep(period)
+
+
+async def _close_stalled(readers: list[StalledReader]) -> int:
+    """How many of the stalled readers the server had ended (each checked for up to 10 s)."""
+    ended = await asyncio.gather(*(asyncio.to_thread(r.ended_by_server, 10.0) for r in readers))
+    return sum(ended)
 
 
 # ------------------------------------------------------------------------------ the run
@@ -528,17 +622,8 @@ async def _sample(pid: int, t0: float, stats: Stats, samples: list[dict[str, Any
         await asyncio.sleep(1.0)
 
 
-async def run_load(
-    tables: int = 100,
-    seconds: float = 60.0,
-    bots: str = "heuristic",
-    variant: str = "baibian",
-    seed: int = 0,
-    timeout: float = 30.0,
-    quiet: bool = False,
-    profile: str | None = None,
-) -> dict[str, Any]:
-    """Runs the load test and returns its report (see the module's docstring)."""
+def _server_spec(tables: int, seconds: float, bots: str, variant: str, seed: int, stalled: int) -> dict[str, Any]:
+    """The server process's tables, checked (ValueError naming a bad argument)."""
     bot_list = [b.strip() for b in bots.split(",")]
     if len(bot_list) == 1:
         bot_list *= 3
@@ -546,48 +631,14 @@ async def run_load(
         raise ValueError(f"--bots: one agent, or three comma-separated ones, got {bots!r}")
     if tables < 1 or seconds <= 0:
         raise ValueError("--tables must be at least 1 and --seconds above 0")
-    spec = {"tables": tables, "variant": variant, "bots": bot_list, "seed": seed}
-    params = {**spec, "seconds": seconds, "timeout": timeout, "human_seat": 0, "deals_per_table": DEALS_PER_TABLE}
-    stats = Stats()
-    samples: list[dict[str, Any]] = []
-    core_before = core_files()
-    if profile:
-        spec["profile"] = os.path.abspath(profile)
-    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as log:
-        built = time.perf_counter()
-        proc, hello = await _start_server(spec, log)
-        pid = hello["pid"]
-        report: dict[str, Any] = {"parameters": params, "machine": machine(), "shuangkou": hello.get("version")}
-        report["server_start_s"] = round(time.perf_counter() - built, 3)
-        progress = Progress(seconds, quiet)
-        t0 = time.perf_counter()
-        cpu0 = proc_cpu_seconds(pid), time.process_time()
-        sampler = asyncio.create_task(_sample(pid, t0, stats, samples, progress))
-        close = asyncio.Event()
-        clients, done = [], []
-        for table_id, token in hello["tokens"].items():
-            url = f"ws://127.0.0.1:{hello['port']}/ws?table={table_id}&token={token}"
-            clients.append(TableClient(table_id, url, stats, t0 + seconds, timeout))
-            done.append(asyncio.Event())
-        tasks = [asyncio.create_task(c.run(d, close)) for c, d in zip(clients, done)]
-        await asyncio.gather(*(d.wait() for d in done))
-        wall = time.perf_counter() - t0
-        cpu1 = proc_cpu_seconds(pid), time.process_time()
-        vm_end = proc_status(pid)
-        try:
-            server_stats = await _server_stats(proc)
-        except (OSError, ValueError, asyncio.TimeoutError) as e:
-            stats.error(f"the server did not answer 'stats' ({type(e).__name__}: {e}; exit status {proc.returncode})")
-            server_stats = {}
-        finally:
-            sampler.cancel()
-            progress.close()
-            close.set()
-            await asyncio.gather(*tasks)
-            vm_after = proc_status(pid)
-            code = await _stop_server(proc)
-        log.seek(0)
-        server_log = log.read()
+    if not 0 <= stalled <= tables:
+        raise ValueError(f"--stalled: 0..{tables} (the tables), got {stalled}")
+    return {"tables": tables, "variant": variant, "bots": bot_list, "seed": seed}
+
+
+def _check_run(stats: Stats, server_log: str, code: int | None, core_before: dict[str, int], kept: int) -> None:
+    """Counts as errors what went wrong around the clients: the server's log, its exit,
+    the core replaced, no decision, `kept` stalled pages the server did not drop."""
     signs = ("Traceback", "ERROR", "Fatal Python error")
     logged = [line for line in server_log.splitlines() if any(line.startswith(s) for s in signs)]
     for line in logged[:MAX_ERRORS_KEPT]:
@@ -598,35 +649,145 @@ async def run_load(
         stats.error("the compiled core (_core) was replaced during the run: a process that has it mapped can crash")
     if stats.decisions == 0:
         stats.error("no human decision was made")
-    report.update(
-        {
-            "wall_s": round(wall, 3),
-            "human_decisions": stats.decisions,
-            "decisions_per_s": round(stats.decisions / wall, 1),
-            "plays": stats.plays,
-            "passes": stats.passes,
-            "readings_chosen": stats.chooses,
-            "deals_finished": stats.deals,
-            "play_to_next_human_turn": summary(stats.turn),
-            "hint_round_trip": summary(stats.hint),
-            "start_to_first_human_turn": summary(stats.start),
-            "server_memory": {
-                "vm_hwm_bytes": vm_after.get("VmHWM", vm_end.get("VmHWM")),
-                "vm_rss_end_bytes": vm_end.get("VmRSS"),
-                "rss_samples": samples,
-            },
-            "cpu": {
-                "server_s": round(cpu1[0] - cpu0[0], 2),
-                "client_s": round(cpu1[1] - cpu0[1], 2),
-                "server_share_of_one_core": round((cpu1[0] - cpu0[0]) / wall, 3),
-            },
-            "server": server_stats,
-            "server_exit_status": code,
-            "server_log_tail": server_log[-4000:],
-            "errors": {"count": stats.errors, "first": stats.error_texts},
-        }
-    )
+    if kept > 0:
+        stats.error(f"the server did not drop {kept} of the pages that stopped reading")
+
+
+def _table_clients(
+    hello: dict[str, Any], stats: Stats, deadline: float, timeout: float, stalled: int
+) -> list[TableClient]:
+    """One client per table; the first `stalled` are the tables with a stalled reader."""
+    clients = []
+    for table_id, token in hello["tokens"].items():
+        url = f"ws://127.0.0.1:{hello['port']}/ws?table={table_id}&token={token}"
+        client = TableClient(table_id, url, stats, deadline, timeout)
+        client.stalled = len(clients) < stalled
+        clients.append(client)
+    return clients
+
+
+def _figures(stats: Stats, wall: float) -> dict[str, Any]:
+    """The clients' figures for the report."""
+    return {
+        "wall_s": round(wall, 3),
+        "human_decisions": stats.decisions,
+        "decisions_per_s": round(stats.decisions / wall, 1),
+        "plays": stats.plays,
+        "passes": stats.passes,
+        "readings_chosen": stats.chooses,
+        "deals_finished": stats.deals,
+        "play_to_next_human_turn": summary(stats.turn),
+        "hint_round_trip": summary(stats.hint),
+        "start_to_first_human_turn": summary(stats.start),
+    }
+
+
+async def run_load(
+    tables: int = 100,
+    seconds: float = 60.0,
+    bots: str = "heuristic",
+    variant: str = "baibian",
+    seed: int = 0,
+    timeout: float = 30.0,
+    quiet: bool = False,
+    profile: str | None = None,
+    stalled: int = 0,
+) -> dict[str, Any]:
+    """Runs the load test and returns its report (see the module's docstring)."""
+    spec = _server_spec(tables, seconds, bots, variant, seed, stalled)
+    params = {**spec, "seconds": seconds, "timeout": timeout, "human_seat": 0, "deals_per_table": DEALS_PER_TABLE}
+    params["stalled"] = stalled
+    stats = Stats()
+    core_before = core_files()
+    if profile:
+        spec["profile"] = os.path.abspath(profile)
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as log:
+        built = time.perf_counter()
+        proc, hello = await _start_server(spec, log)
+        report: dict[str, Any] = {"parameters": params, "machine": machine(), "shuangkou": hello.get("version")}
+        report["server_start_s"] = round(time.perf_counter() - built, 3)
+        run = await _drive(proc, hello, stats, seconds, timeout, quiet, stalled)
+        log.seek(0)
+        server_log = log.read()
+    _check_run(stats, server_log, run["code"], core_before, stalled - run["ended"])
+    report.update(_figures(stats, run["wall"]))
+    report["stalled_readers"] = {
+        "count": stalled,
+        "ended_by_server": run["ended"],
+        "dropped_by_server": run["server"].get("dropped"),
+        "cut_during_run_after_s": run["cut"],
+        "play_to_next_human_turn_their_tables": summary(stats.turn_stalled),
+        "play_to_next_human_turn_other_tables": summary(stats.turn_others),
+    }
+    report.update({"server_memory": run["memory"], "cpu": run["cpu"], "server": run["server"]})
+    report["server_exit_status"] = run["code"]
+    report["server_log_tail"] = server_log[-4000:]
+    report["errors"] = {"count": stats.errors, "first": stats.error_texts}
     return report
+
+
+async def _drive(
+    proc: asyncio.subprocess.Process,
+    hello: dict[str, Any],
+    stats: Stats,
+    seconds: float,
+    timeout: float,
+    quiet: bool,
+    stalled: int,
+) -> dict[str, Any]:
+    """Plays every table for `seconds` (with `stalled` stalled readers), then stops the
+    server; returns the run's wall time, memory, CPU, server stats and exit status."""
+    pid = hello["pid"]
+    samples: list[dict[str, Any]] = []
+    progress = Progress(seconds, quiet)
+    t0 = time.perf_counter()
+    cpu0 = proc_cpu_seconds(pid), time.process_time()
+    sampler = asyncio.create_task(_sample(pid, t0, stats, samples, progress))
+    close = asyncio.Event()
+    clients = _table_clients(hello, stats, t0 + seconds, timeout, stalled)
+    done = [asyncio.Event() for _ in clients]
+    readers = await _open_stalled(hello["port"], hello["tokens"], stalled, timeout, stats)
+    tasks = [asyncio.create_task(c.run(d, close)) for c, d in zip(clients, done)]
+    watcher = asyncio.create_task(_watch_stalled(readers))
+    await asyncio.gather(*(d.wait() for d in done))
+    wall = time.perf_counter() - t0
+    watcher.cancel()
+    cut = [None if r.cut_at is None else round(r.cut_at - t0, 2) for r in readers]
+    cpu1 = proc_cpu_seconds(pid), time.process_time()
+    vm_end = proc_status(pid)
+    try:
+        server_stats = await _server_stats(proc)
+    except (OSError, ValueError, asyncio.TimeoutError) as e:
+        stats.error(f"the server did not answer 'stats' ({type(e).__name__}: {e}; exit status {proc.returncode})")
+        server_stats = {}
+    finally:
+        sampler.cancel()
+        progress.close()
+        close.set()
+        await asyncio.gather(*tasks)
+        ended = await _close_stalled(readers)
+        vm_after = proc_status(pid)
+        code = await _stop_server(proc)
+    memory = {
+        "vm_hwm_bytes": vm_after.get("VmHWM", vm_end.get("VmHWM")),
+        "vm_rss_end_bytes": vm_end.get("VmRSS"),
+        "rss_samples": samples,
+    }
+    server_cpu = cpu1[0] - cpu0[0]
+    cpu = {
+        "server_s": round(server_cpu, 2),
+        "client_s": round(cpu1[1] - cpu0[1], 2),
+        "server_share_of_one_core": round(server_cpu / wall, 3),
+    }
+    return {
+        "wall": wall,
+        "memory": memory,
+        "cpu": cpu,
+        "server": server_stats,
+        "code": code,
+        "ended": ended,
+        "cut": cut,
+    }
 
 
 def write_json(path: str, report: dict[str, Any]) -> None:
@@ -670,6 +831,15 @@ def format_report(r: dict[str, Any]) -> str:
         ("play -> next turn", lat(r["play_to_next_human_turn"])),
         ("hint round trip", lat(r["hint_round_trip"])),
         ("start -> first turn", lat(r["start_to_first_human_turn"])),
+    ]
+    st = r.get("stalled_readers") or {}
+    if st.get("count"):
+        rows += [
+            ("stalled readers", f"{st['count']}: {st['ended_by_server']} ended by the server"),
+            ("  their tables", lat(st["play_to_next_human_turn_their_tables"])),
+            ("  other tables", lat(st["play_to_next_human_turn_other_tables"])),
+        ]
+    rows += [
         (
             "server memory",
             f"peak {(mem['vm_hwm_bytes'] or 0) / 2**20:.0f} MiB (VmHWM), {(mem['vm_rss_end_bytes'] or 0) / 2**20:.0f} MiB at the end",
@@ -697,6 +867,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--out", default=None, help="the JSON report, e.g. experiments/play_load.json")
     parser.add_argument("--quiet", action="store_true", help="no progress and no table")
     parser.add_argument(
+        "--stalled", type=int, default=0, help="tables whose human seat also has a page open that never reads"
+    )
+    parser.add_argument(
         "--profile", default=None, help="cProfile the server's event loop into this file (python -m pstats FILE)"
     )
     parser.add_argument("--serve-child", default=None, help=argparse.SUPPRESS)  # (the server process)
@@ -711,7 +884,15 @@ def main(argv: list[str] | None = None) -> int:
     try:
         report = asyncio.run(
             run_load(
-                args.tables, args.seconds, args.bots, args.variant, args.seed, args.timeout, args.quiet, args.profile
+                args.tables,
+                args.seconds,
+                args.bots,
+                args.variant,
+                args.seed,
+                args.timeout,
+                args.quiet,
+                args.profile,
+                args.stalled,
             )
         )
     except (RuntimeError, ValueError) as e:  # (the server did not start, or a bad argument)

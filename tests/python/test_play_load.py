@@ -58,3 +58,22 @@ def test_the_summary_reads_percentiles_off_the_measures():
     s = play_load.summary([i / 1000 for i in range(1, 101)])  # 1..100 ms
     assert (s["count"], s["p50_ms"], s["p90_ms"], s["p99_ms"], s["max_ms"]) == (100, 50, 90, 99, 100)
     assert play_load.summary([]) == {"count": 0}
+
+
+def test_a_page_that_stops_reading_does_not_hold_up_its_table(tmp_path):
+    # Table t0's human seat also has a second page open that never reads. Before, once its
+    # socket buffers were full (after about 2 s here), the broadcast waited on it with the
+    # table's lock held: t0's player got no answer (a 5 s timeout, an error of the run).
+    # Now the server drops that page and t0 plays on as fast as t1.
+    out = tmp_path / "stalled.json"
+    argv = ["--tables", "2", "--seconds", "8", "--seed", "5", "--stalled", "1", "--timeout", "5", "--quiet"]
+    code = play_load.main([*argv, "--out", str(out)])
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["errors"] == {"count": 0, "first": []}, report["server_log_tail"]
+    stalled = report["stalled_readers"]
+    assert code == 0 and (stalled["count"], stalled["ended_by_server"], stalled["dropped_by_server"]) == (1, 1, 1)
+    assert stalled["cut_during_run_after_s"][0] is not None  # (cut with a reset during the run, not at its end)
+    assert "t0, seat 0: dropped a connection that does not read" in report["server_log_tail"]
+    theirs, others = stalled["play_to_next_human_turn_their_tables"], stalled["play_to_next_human_turn_other_tables"]
+    assert theirs["count"] > 100 and others["count"] > 100
+    assert theirs["p99_ms"] <= 3 * others["p99_ms"] + 50, (theirs, others)

@@ -374,7 +374,12 @@ def test_the_play_command_serves_a_table_on_loopback(tmp_path):
         (["--seats", "human,nobody,greedy,greedy"], "unknown agent 'nobody'"),
         (["--deals", "0"], "deals: an integer >= 1"),
         (["--turn-seconds", "-1"], "--turn-seconds"),
-        (["--ready-seconds", "0"], "ready_seconds: above 0"),
+        (["--ready-seconds", "0"], "--ready-seconds"),
+        (["--turn-seconds", "inf"], "--turn-seconds: a finite number"),
+        (["--turn-seconds", "1e309"], "--turn-seconds: a finite number"),
+        (["--turn-seconds", "nan"], "--turn-seconds: a finite number"),
+        (["--ready-seconds", "inf"], "--ready-seconds: a finite number"),
+        (["--ready-seconds", "nan"], "--ready-seconds: a finite number"),
         (["--port", "70000"], "--port"),
         (["--variant", "nope"], "unknown variant preset"),
     ],
@@ -598,3 +603,81 @@ def test_an_empty_human_seat_is_filled_by_the_helper_at_its_first_timeout():
     assert st.auto and st.away and st.strikes == 1
     table.set_away(1, False)  # someone opens the link: the seat is theirs
     assert not st.auto
+
+
+def test_past_the_server_wide_cap_a_connection_is_closed_naming_why(monkeypatch):
+    monkeypatch.setattr(play_server, "MAX_CONNECTIONS", 2)
+    client, table = make_client(["human", "human", "human", "heuristic"])
+    with client:
+        a, b = Conn(client, table, 0), Conn(client, table, 1)
+        assert a.until(lambda m: m["type"] == "state")["seat"] == 0
+        with pytest.raises(WebSocketDisconnect) as refused:
+            with client.websocket_connect(f"/ws?table=t1&token={table.state[2].token}") as ws:
+                ws.receive_json()
+        assert refused.value.code == play_server.CLOSE_FULL and "most connections (2)" in refused.value.reason
+        assert table.state[2].connected == 0 and not table.state[2].away
+        b.close()
+        c = Conn(client, table, 2)  # a place came free
+        assert c.until(lambda m: m["type"] == "state")["seat"] == 2
+        a.close()
+        c.close()
+
+
+@pytest.mark.parametrize(
+    "header, host, port, ok",
+    [
+        ("127.0.0.1:8000", "127.0.0.1", 8000, True),
+        ("localhost:8000", "127.0.0.1", 8000, True),
+        ("[::1]:8000", "127.0.0.1", 8000, True),
+        ("LOCALHOST:8000", "127.0.0.1", 8000, True),
+        ("table.lan:8000", "table.lan", 8000, True),
+        ("127.0.0.1:8001", "127.0.0.1", 8000, False),
+        ("127.0.0.1", "127.0.0.1", 8000, False),
+        ("127.0.0.1", "127.0.0.1", 80, True),
+        ("evil.example:8000", "127.0.0.1", 8000, False),
+        ("localhost.evil.example:8000", "127.0.0.1", 8000, False),
+        ("evil.example@127.0.0.1:8000", "127.0.0.1", 8000, False),
+        ("", "127.0.0.1", 8000, False),
+        ("192.168.1.20:8000", "127.0.0.1", 8000, False),
+        ("192.168.1.20:8000", "0.0.0.0", 8000, True),  # a wildcard address: the machine's own addresses
+        ("[fe80::1]:8000", "::", 8000, True),
+        ("rebound.example:8000", "0.0.0.0", 8000, False),
+    ],
+)
+def test_the_host_header_must_name_this_server(header, host, port, ok):
+    assert play_server.host_allowed(header, host, port) is ok
+
+
+def test_an_advisor_that_raises_is_named_and_the_table_goes_on():
+    def broken_advisor(obs, mask, seats):
+        raise RuntimeError("the advisor broke")
+
+    client, table = make_client(["human", "heuristic", "heuristic", "heuristic"], advisor=broken_advisor)
+    with client:
+        conn = Conn(client, table, 0)
+        conn.my_turn()
+        record = table.game.to_json()
+        conn.send("advise")
+        err = conn.until(lambda m: m["type"] == "error")
+        assert "advise: the advisor failed" in err["message"] and "the advisor broke" in err["message"], err
+        assert table.game.to_json() == record and not table.state[0].auto
+        conn.send("hint")  # the connection stays usable
+        assert conn.until(lambda m: m["type"] == "hint")["count"] >= 1
+        conn.close()
+
+
+def test_a_seat_s_agent_and_then_the_helper_failing_fall_back_to_the_built_in_bot(capsys):
+    def broken(obs, mask, seats):
+        raise RuntimeError("broken on purpose")
+
+    table = Table(
+        sk.Rules("baibian"), ["human", broken, "heuristic", "heuristic"], seed=4, helper=broken, turn_seconds=None
+    )
+    table.handle(0, {"type": "auto", "on": True})  # the helper (broken too) plays seat 0
+    assert table.advance() and table.game.is_over()
+    notices = sorted(n["message"].split(" failed")[0] for n in table.take_notices())
+    assert notices == ["seat 1's agent broken", "the helper broken"], notices
+    assert table.take_notices() == []  # (each is given once)
+    assert table.state[1].label == "broken → heuristic" and table.state[1].failed
+    err = capsys.readouterr().err
+    assert err.count("RuntimeError: broken on purpose") >= 2 and "Traceback" in err

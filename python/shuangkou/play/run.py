@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import math
 import os
 import sys
 import webbrowser
@@ -21,18 +23,46 @@ from .table import HUMAN, Table
 DEFAULT_SEATS = "human,heuristic,heuristic,heuristic"
 
 
-def _records(out: str | None) -> Any:
-    """A deal-end hook writing each finished deal's record, naming the seats ("agents"),
-    to OUT/deals.jsonl (one a line; Game.from_json replays it)."""
-    if out is None:
-        return None
-    path = os.path.join(out, "deals.jsonl")
+class DealRecords:
+    """The deal-end hook of `--out`: appends each finished deal's record, naming the seats
+    ("agents"), to OUT/deals.jsonl (one a line; Game.from_json replays it). A record that
+    cannot be written is kept in memory and written with the next one; the call raises
+    OSError naming the file and how many records wait (the table reports it and goes on)."""
 
-    def write(game: _core.Game, labels: list[str]) -> None:
-        with open(path, "a", encoding="utf-8") as f:
-            f.write(json.dumps({"agents": labels, **json.loads(game.to_json())}, ensure_ascii=False) + "\n")
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.pending: list[str] = []
 
-    return write
+    def __call__(self, game: _core.Game, labels: list[str]) -> None:
+        self.pending.append(json.dumps({"agents": labels, **json.loads(game.to_json())}, ensure_ascii=False) + "\n")
+        self.flush("kept in memory, written at the next deal's end")
+
+    def flush(self, otherwise: str) -> None:
+        """Writes every waiting record, all or none (a partial write is cut back off);
+        OSError naming the file, the records waiting and `otherwise` (what becomes of them)."""
+        if not self.pending:
+            return
+        try:
+            with open(self.path, "a", encoding="utf-8") as f:
+                start = f.tell()
+                try:
+                    f.write("".join(self.pending))
+                    f.flush()
+                except OSError:
+                    with contextlib.suppress(OSError):
+                        f.truncate(start)
+                    raise
+        except OSError as e:
+            n = len(self.pending)
+            raise OSError(
+                f"cannot write {self.path} ({e.strerror or e}): {n} deal record{'s' * (n != 1)} {otherwise}"
+            ) from None
+        self.pending.clear()
+
+
+def _records(out: str | None) -> DealRecords | None:
+    """The deal-end hook writing OUT/deals.jsonl, or None without --out."""
+    return None if out is None else DealRecords(os.path.join(out, "deals.jsonl"))
 
 
 def _web_stack() -> Any:
@@ -87,8 +117,10 @@ def play(args: Any) -> int:
     """Runs the table until Ctrl-C."""
     server = _web_stack()
     seats = [s.strip() for s in args.seats.split(",")]
-    if args.turn_seconds < 0:
-        raise ValueError(f"--turn-seconds: 0 (no timer) or more, got {args.turn_seconds}")
+    if not (args.turn_seconds >= 0 and math.isfinite(args.turn_seconds)):
+        raise ValueError(f"--turn-seconds: a finite number of seconds, 0 (no timer) or more, got {args.turn_seconds}")
+    if not (args.ready_seconds > 0 and math.isfinite(args.ready_seconds)):
+        raise ValueError(f"--ready-seconds: a finite number of seconds above 0, got {args.ready_seconds}")
     rules, _ = variant_rules(args)
     _check_address(args)
     if args.out is not None:
@@ -103,7 +135,7 @@ def play(args: Any) -> int:
         advisor=args.advisor,
         turn_seconds=args.turn_seconds or None,
         ready_seconds=args.ready_seconds,
-        on_deal_end=_records(args.out),
+        on_deal_end=(records := _records(args.out)),
     )
     room = server.Room()
     room.add("t1", table)
@@ -115,7 +147,10 @@ def play(args: Any) -> int:
             for s, st in enumerate(table.state)
         ]
 
-    return _serve(server.make_app(room), args, links)
+    code = _serve(server.make_app(room), args, links)
+    if records is not None and records.pending:  # (written at the next deal's end, which did not come)
+        records.flush("not written: the server stopped")  # OSError: one error line, exit 1
+    return code
 
 
 def replay(args: Any) -> int:

@@ -10,9 +10,12 @@ turn timer with its strikes, hints, and the settlement at the end of a deal.
 from __future__ import annotations
 
 import functools
+import math
 import secrets
+import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -24,6 +27,7 @@ from .view import action_view, deal_view, rank_index, tokens
 HUMAN = "human"
 STRIKES_TO_AUTO = 3  # the third timeout puts the seat under 托管
 READY_SECONDS = 30.0  # between deals: a person who does not press 开始 by then sits out
+FALLBACK_HELPER = "heuristic"  # plays for a helper that failed (the built-in bot)
 ADVICE_VALUES = 5  # the advisor's values shown: its best few plays
 
 
@@ -48,9 +52,26 @@ class SeatState:
     strikes: int = 0
     connected: int = 0  # open connections
     hint_at: int = -1  # the last hint given this turn (index into the hint list)
+    failed: bool = False  # its agent failed: the helper plays the seat from then on
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _one_card(token: Any) -> bool:
+    """Whether `token` is one card's token ("3", "T", "10", "SJ", ...): not two, not none."""
+    if not isinstance(token, str) or not 0 < len(token) <= 3 or token.strip() != token or " " in token:
+        return False
+    try:
+        return len(_core.parse_cards(token).split()) == 1
+    except ValueError:
+        return False
+
+
+def _describe(e: BaseException) -> str:
+    """An exception in one short line: its type and message."""
+    text = str(e).splitlines()[0] if str(e) else ""
+    return f"{type(e).__name__}: {text[:200]}" if text else type(e).__name__
 
 
 def _serialized(method: _F) -> _F:
@@ -92,10 +113,11 @@ class Table:
             raise ValueError(f"seats: four entries (an agent or 'human' per seat), got {len(self.seats)}")
         if isinstance(self.deals, bool) or not isinstance(self.deals, int) or self.deals < 1:
             raise ValueError(f"deals: an integer >= 1, got {self.deals!r}")
-        if self.turn_seconds is not None and not self.turn_seconds > 0:
-            raise ValueError(f"turn_seconds: above 0, or None for no timer, got {self.turn_seconds!r}")
-        if not self.ready_seconds > 0:
-            raise ValueError(f"ready_seconds: above 0, got {self.ready_seconds!r}")
+        if self.turn_seconds is not None and not (self.turn_seconds > 0 and math.isfinite(self.turn_seconds)):
+            raise ValueError(f"turn_seconds: a finite number above 0, or None for no timer, got {self.turn_seconds!r}")
+        if not (self.ready_seconds > 0 and math.isfinite(self.ready_seconds)):
+            raise ValueError(f"ready_seconds: a finite number above 0, got {self.ready_seconds!r}")
+        self._notices: list[dict[str, Any]] = []  # for the seats' pages (take_notices)
         self.helper = resolve_agent(self.helper)
         if self.advisor is not None:
             self.advisor = resolve_agent(self.advisor)
@@ -126,8 +148,9 @@ class Table:
 
     def seat_of_token(self, token: str) -> int | None:
         """The person's seat a token opens, or None."""
+        given = token.encode("utf-8", "surrogatepass")  # (bytes: compare_digest refuses non-ASCII text)
         for s, st in enumerate(self.state):
-            if st.token is not None and secrets.compare_digest(st.token, token):
+            if st.token is not None and secrets.compare_digest(st.token.encode("ascii"), given):
                 return s
         return None
 
@@ -166,7 +189,12 @@ class Table:
                 st.ready = False
         self.ready_deadline = self.clock() + self.ready_seconds if self.more_deals() else None
         if self.on_deal_end:
-            self.on_deal_end(self.game, [st.label for st in self.state])
+            try:
+                self.on_deal_end(self.game, [st.label for st in self.state])
+            except OSError as e:  # (the record file: the hook keeps the record, and says so)
+                self._report(str(e), f"牌局记录写入失败：{e}", None)
+            except Exception as e:  # noqa: BLE001 - reported; the table goes on
+                self._report(f"the deal-end hook failed ({_describe(e)})", f"本局结束时出错（{_describe(e)}）", e)
 
     @_serialized
     def set_away(self, seat: int, away: bool) -> None:
@@ -187,11 +215,57 @@ class Table:
         played = False
         g = self.game
         while not g.is_over() and self._acts_itself(g.current_player()):
-            st = self.state[g.current_player()]
-            agent = st.agent if st.agent is not None else self.helper
-            self._apply(agent_step(agent, g))
+            self._apply(self._move(g.current_player()))
             played = True
         return played
+
+    def _move(self, seat: int) -> int:
+        """The move of a seat that plays itself: its agent's, or the helper's (托管, or
+        an agent that failed: reported, and replaced by the helper for good)."""
+        st = self.state[seat]
+        if st.agent is None or st.failed:
+            return self._helper_move()
+        try:
+            return agent_step(st.agent, self.game)
+        except Exception as e:  # noqa: BLE001 - any failure of the agent's code: reported, the helper plays on
+            st.failed = True
+            helper = agent_label(self.helper)
+            self._report(
+                f"seat {seat}'s agent {st.label} failed ({_describe(e)}); {helper} plays the seat from now on",
+                f"座位 {seat + 1} 的 {st.label} 出错（{_describe(e)}），之后由 {helper} 代打",
+                e,
+            )
+            st.label = f"{st.label} → {helper}"
+            return self._helper_move()
+
+    def _helper_move(self) -> int:
+        """The helper's move; a helper that fails is reported and replaced by the
+        built-in FALLBACK_HELPER for good."""
+        try:
+            return agent_step(self.helper, self.game)
+        except Exception as e:  # noqa: BLE001 - the helper's code failed: reported, the built-in bot plays on
+            if agent_label(self.helper) == FALLBACK_HELPER and is_bot(self.helper):
+                raise  # (the built-in bot itself: a bug, for the server's log)
+            self._report(
+                f"the helper {agent_label(self.helper)} failed ({_describe(e)}); {FALLBACK_HELPER} helps from now on",
+                f"托管 {agent_label(self.helper)} 出错（{_describe(e)}），之后由 {FALLBACK_HELPER} 托管",
+                e,
+            )
+            self.helper = resolve_agent(FALLBACK_HELPER)
+            return agent_step(self.helper, self.game)
+
+    def _report(self, message: str, zh: str, error: BaseException | None) -> None:
+        """A failure the table survived: on the server's stderr (with the traceback of
+        `error`, where given) and, as a `notice`, on every seat's page."""
+        trace = "".join(traceback.format_exception(type(error), error, error.__traceback__)) if error else ""
+        print(f"play: {message}\n{trace}".rstrip(), file=sys.stderr, flush=True)
+        self._notices.append({"type": "notice", "message": message, "message_zh": zh})
+
+    @_serialized
+    def take_notices(self) -> list[dict[str, Any]]:
+        """The notices since the last call (`notice` messages for every seat)."""
+        notices, self._notices = self._notices, []
+        return notices
 
     @_serialized
     def tick(self) -> bool:
@@ -219,7 +293,7 @@ class Table:
             st.auto = st.away = True  # an empty seat: the helper fills it until someone opens its link
         elif st.strikes >= STRIKES_TO_AUTO:
             st.auto = True
-        self._apply(agent_step(self.helper, self.game))
+        self._apply(self._helper_move())
         return True
 
     # -- messages ---------------------------------------------------------------------
@@ -274,8 +348,10 @@ class Table:
 
     def _play(self, seat: int, msg: dict[str, Any]) -> dict[str, Any] | None:
         cards = msg.get("cards")
-        if not isinstance(cards, list) or not cards or not all(isinstance(c, str) and len(c) <= 3 for c in cards):
-            raise TableError("play: 'cards' must be a non-empty list of card tokens", "出牌：请选择要出的牌")
+        if not isinstance(cards, list) or not cards or not all(_one_card(c) for c in cards):
+            raise TableError(
+                "play: 'cards' must be a non-empty list of card tokens, one card each", "出牌：请选择要出的牌"
+            )
         try:
             text = _core.parse_cards(" ".join(cards))
         except ValueError as e:
@@ -334,12 +410,14 @@ class Table:
                 "本桌没有建议（启动时加 --advisor）",
             )
         g = self.game
-        advice = {
-            "type": "advice",
-            "agent": agent_label(self.advisor),
-            **self._action_view(agent_step(self.advisor, g)),
-        }
-        values = self.advisor.values(g) if is_bot(self.advisor) else None  # (a Q network rates its plays)
+        try:
+            action = agent_step(self.advisor, g)
+            values = self.advisor.values(g) if is_bot(self.advisor) else None  # (a Q network rates its plays)
+        except Exception as e:  # noqa: BLE001 - the advisor's code failed: this request is refused
+            why = _describe(e)
+            print(f"play: the advisor {agent_label(self.advisor)} failed ({why})", file=sys.stderr, flush=True)
+            raise TableError(f"advise: the advisor failed ({why})", f"建议出错（{why}）") from None
+        advice = {"type": "advice", "agent": agent_label(self.advisor), **self._action_view(action)}
         if values is not None:
             best = sorted(values.items(), key=lambda kv: -kv[1])[:ADVICE_VALUES]
             values = [{**self._action_view(a), "q": round(float(q), 4)} for a, q in best]

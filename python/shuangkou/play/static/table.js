@@ -223,16 +223,17 @@ function onMessage(m) {
   else if (m.type === 'hint') applyHint(m);
   else if (m.type === 'advice') applyAdvice(m);
   else if (m.type === 'error') flash(m);
+  else if (m.type === 'notice') flash(m, 12000); // something failed and the table went on (an agent, the record file)
 }
 
-// Shows a message for a few seconds: `src` is a label key, or a server error, which names
+// Shows a message for a few seconds (`ms`): `src` is a label key, or a server error or notice, which names
 // its reason in English (`message`) and in Chinese (`message_zh`).
-function flash(src) {
+function flash(src, ms = 4000) {
   msgSrc = src;
   showMessage();
   $('message').hidden = false;
   clearTimeout(msgTimer);
-  msgTimer = setTimeout(() => { $('message').hidden = true; }, 4000);
+  msgTimer = setTimeout(() => { $('message').hidden = true; }, ms);
 }
 
 function showMessage() {
