@@ -22,8 +22,8 @@ import time
 from pathlib import Path
 
 import shuangkou as sk
-from shuangkou.arena import ArenaResult, arena_rules, combine
-from shuangkou.arena_report import outcomes_table, pairs_table, plot_score_diff, plot_winrate, ratings_table
+from shuangkou.runs.arena import ArenaResult, arena_rules, combine
+from shuangkou.runs.arena_report import outcomes_table, pairs_table, plot_score_diff, plot_winrate, ratings_table
 from tqdm import tqdm
 
 BASE = ["heuristic", "greedy", "random"]

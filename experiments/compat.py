@@ -499,7 +499,7 @@ def sample_two_episodes(config: Any) -> tuple[list[int], int]:
 
 def rllib_adapter() -> str:
     """The package's own adapter, shuangkou.rllib: its env and masked module as they come."""
-    import shuangkou.rllib as skr
+    import shuangkou.integrations.rllib as skr
 
     steps, illegal = sample_two_episodes(skr.ppo_config("baibian", hidden=(64,)))
     if illegal:

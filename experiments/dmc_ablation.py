@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 import shuangkou as sk
-from shuangkou.arena_report import pairs_table
+from shuangkou.runs.arena_report import pairs_table
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "experiments"))

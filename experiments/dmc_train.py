@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 import shuangkou as sk
-from shuangkou.arena_report import outcomes_table, pairs_table
+from shuangkou.runs.arena_report import outcomes_table, pairs_table
 
 ROOT = Path(__file__).resolve().parents[1]
 # Every built-in bot but dmc; search (slow) plays --search-deals, the others --deals.

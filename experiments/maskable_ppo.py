@@ -77,7 +77,7 @@ def env_kwargs(args: argparse.Namespace) -> dict:
 
 def wilson(k: int, n: int) -> tuple[float, float]:
     """The 95% Wilson interval of k wins in n deals (shuangkou.stats, as the arena reports it)."""
-    from shuangkou.stats import wilson_interval
+    from shuangkou.util.stats import wilson_interval
 
     lo, hi = wilson_interval(k / n, n) if n else (0.0, 1.0)
     return (lo, hi)

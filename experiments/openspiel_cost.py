@@ -96,7 +96,7 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args()
     try:
-        import shuangkou.openspiel  # noqa: F401 - registers python_shuangkou
+        import shuangkou.integrations.openspiel  # noqa: F401 - registers python_shuangkou
     except ImportError as e:
         p.error(str(e))
     v, n, s = args.variant, args.deals, args.seed

@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> None:
     import sb3_contrib
     import shuangkou as sk
     import stable_baselines3
-    from shuangkou.arena_report import pairs_table, ratings_table, write_report
+    from shuangkou.runs.arena_report import pairs_table, ratings_table, write_report
 
     args.out.mkdir(parents=True, exist_ok=True)
     env_kwargs = dict(

@@ -50,7 +50,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def arena_row(label: str, module: Any, variant: str, deals: int) -> str:
     import shuangkou as sk
-    import shuangkou.rllib as skr
+    import shuangkou.integrations.rllib as skr
 
     t = time.perf_counter()
     out = sk.arena(variant=variant, agents=[skr.arena_agent(module), "random"], deals=f"eval-v1:{deals}", threads=1)
@@ -67,7 +67,7 @@ def arena_row(label: str, module: Any, variant: str, deals: int) -> str:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     t0 = time.perf_counter()
-    import shuangkou.rllib as skr
+    import shuangkou.integrations.rllib as skr
 
     ray = skr.start_ray()
     nodes = sorted({n["NodeManagerAddress"] for n in ray.nodes() if n["Alive"]})

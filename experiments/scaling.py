@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import shuangkou as sk
-from shuangkou.ray_cluster import start_local
+from shuangkou.runs.ray_cluster import start_local
 
 HERE = Path(__file__).resolve().parent
 BEGIN, END = "<!-- generated: scaling.py -->", "<!-- end of generated part -->"

@@ -34,12 +34,12 @@ from pathlib import Path
 import shuangkou as sk
 import yaml
 from shuangkou import _core
-from shuangkou.dmc.config import TrainConfig
 from shuangkou.dmc.learner import train
 from shuangkou.dmc.net import QNetwork
 from shuangkou.dmc.ray_actors import RayActors
 from shuangkou.dmc.sources import LocalActors
-from shuangkou.ray_cluster import start_local
+from shuangkou.dmc.train_config import TrainConfig
+from shuangkou.runs.ray_cluster import start_local
 
 ROOT = Path(__file__).resolve().parents[1]
 SMOKE = ROOT / "configs" / "train" / "smoke.yaml"

@@ -95,6 +95,7 @@ class _pybind11_type(type): ...
 ARCH: str
 RANKS: tuple[str, ...]  # rank tokens, lowest ("3") to highest ("BJ")
 MAX_MOVES: int
+OUTCOMES: tuple[str, str, str]
 MAX_THREADS: int
 GAME_STATE_BYTES: int
 DEAL_RESULT_BYTES: int

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 import shuangkou as sk
 from cli_util import assert_cli_error, run_cli
-from shuangkou.arena import EVAL_SETS, bradley_terry, parse_deals
+from shuangkou.runs.arena import EVAL_SETS, bradley_terry, parse_deals
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))  # agents_for_tests, for "module:callable"
@@ -212,7 +212,7 @@ def test_a_single_pair_has_no_interval_and_strict_json():
 
 
 def test_intervals_never_collapse_on_a_sweep_and_use_t_for_few_pairs():
-    from shuangkou.arena import t975, wilson_interval
+    from shuangkou.runs.arena import t975, wilson_interval
 
     r = sk.arena("baibian", agents=["heuristic", "random"], deals=150, seed=7)
     p = r["pairs"][0]
@@ -319,7 +319,7 @@ def test_cli_help_is_clean():
 # ----------------------------------------------------------------- memory of every pair together
 
 
-memory = importlib.import_module("shuangkou.memory")
+memory = importlib.import_module("shuangkou.util.resources")
 
 
 def test_the_arena_checks_the_memory_of_all_pairs(monkeypatch):
@@ -337,7 +337,7 @@ def test_cli_arena_checks_memory_before_making_out(tmp_path):
     code = textwrap.dedent(
         f"""
         import importlib, sys
-        s = importlib.import_module("shuangkou.memory")
+        s = importlib.import_module("shuangkou.util.resources")
         s.available_memory = lambda: 10**6
         from shuangkou.cli import main
         sys.exit(main(["arena", "--agents", "random,greedy,simple", "--deals", "100000", "--out", {str(out)!r}]))
@@ -356,7 +356,7 @@ def test_cli_arena_checks_memory_before_making_out(tmp_path):
 def test_labels_with_dollars_and_bars_do_not_break_the_report(tmp_path):
     """A '$' in a label (an agent name, a dmc:PATH) failed the whole run at plot time in
     matplotlib's mathtext; a '|' opened a column in the markdown tables."""
-    from shuangkou.arena_report import markdown, write_report
+    from shuangkou.runs.arena_report import markdown, write_report
 
     class Named(sk.Agent):
         name = r"$\frac{$ a|b"

@@ -1,4 +1,4 @@
-"""The two builds of the C++ module (x86-64-v2 and x86-64-v3, shuangkou/_cpu.py): the
+"""The two builds of the C++ module (x86-64-v2 and x86-64-v3, shuangkou/_native.py): the
 choice follows the CPU and SHUANGKOU_CPU, and both builds play identically."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import shuangkou as sk
-from shuangkou import _cpu
+from shuangkou import _native as _cpu
 
 PACKAGE = Path(sk.__file__).parent
 HAS_V3_BUILD = (PACKAGE / "_v3").is_dir() and _cpu.has_v3()

@@ -18,7 +18,7 @@ import shuangkou as sk
 from cli_util import assert_cli_error, cli_command, run_cli
 from shuangkou import _core
 from shuangkou.cli import CLOSED_PIPE, build_parser, main
-from shuangkou.outputs import prepare_out
+from shuangkou.util.outputs import prepare_out
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -88,14 +88,14 @@ def test_read_takes_overrides_through_the_real_command():
 
 def test_every_seed_defaults_to_zero():
     """selfplay on the command line used seed 1, sk.selfplay and the arena 0."""
-    from shuangkou.arena import parse_deals
+    from shuangkou.runs.arena import parse_deals
 
     assert subparser("selfplay").get_default("seed") == 0
     assert subparser("play").get_default("seed") == 0
     assert inspect.signature(sk.selfplay).parameters["seed"].default == 0
     assert parse_deals(10, None)[1] == 0  # sk.arena(seed=None) and arena without --seed
     if _torch_available():
-        from shuangkou.dmc.config import TrainConfig
+        from shuangkou.dmc.train_config import TrainConfig
 
         assert TrainConfig.from_dict({"variant": "baibian"}).seed == 0
 
@@ -338,7 +338,7 @@ def test_play_out_refuses_earlier_deals_unless_force(tmp_path):
 
 
 def test_the_arena_report_refuses_an_earlier_report_unless_force(tmp_path):
-    from shuangkou.arena_report import FILES, write_report
+    from shuangkou.runs.arena_report import FILES, write_report
 
     r = sk.arena("classic", agents=["greedy", "random"], deals=2)
     assert [p.name for p in write_report(r, tmp_path)] == list(FILES)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import shuangkou as sk
 import yaml
-from shuangkou import config
+from shuangkou.util import variant_files as config
 
 VARIANTS = Path(__file__).resolve().parents[2] / "configs" / "variants"
 PACKAGED = Path(sk.__file__).resolve().parent / "configs" / "variants"
@@ -284,8 +284,8 @@ def test_every_front_end_reads_a_path_through_load_rules_and_a_rules_not_at_all(
 
 def test_a_training_run_resolves_its_variant_once(tmp_path, monkeypatch):
     pytest.importorskip("torch")
-    from shuangkou.dmc.config import TrainConfig
     from shuangkou.dmc.learner import train
+    from shuangkou.dmc.train_config import TrainConfig
 
     path = str(VARIANTS / "jj.yaml")
     tiny = {"variant": path, "hidden": [16], "num_envs": 16, "collect": 128, "batch_size": 128, "updates": 2}
@@ -318,7 +318,7 @@ def test_the_core_reads_variant_files_through_the_loader_the_package_registers(t
         with pytest.raises(ValueError, match="callable"):
             sk._core.set_rules_loader(5)
     finally:
-        sk._register_rules_loader()
+        sk._native.register_rules_loader()
     assert sk._core.variant_to_yaml(sk.Rules(str(path))) == classic
     bindings = "".join(p.read_text() for p in (Path(__file__).resolve().parents[2] / "cpp" / "bindings").rglob("*.cc"))
     assert 'import("shuangkou.config")' not in bindings  # (the loader is handed over, never imported by name)

@@ -14,7 +14,9 @@ gym = pytest.importorskip("gymnasium")
 import shuangkou as sk  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from shuangkou.agents import AgentError  # noqa: E402
-from shuangkou.envs.gym_env import ENV_ID, OUTCOMES, ShuangkouEnv  # noqa: E402
+from shuangkou.envs.gym_env import ENV_ID, ShuangkouEnv  # noqa: E402
+
+OUTCOMES = sk._core.OUTCOMES
 
 RESULTS = {1: "win", 0: "draw", -1: "loss"}  # info["result"] codes
 

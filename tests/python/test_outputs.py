@@ -89,7 +89,7 @@ def test_an_output_that_cannot_be_written_is_named(tmp_path, args, name):
 
 
 def test_output_file_replaces_whole_or_not_at_all(tmp_path):
-    from shuangkou.outputs import output_file
+    from shuangkou.util.outputs import output_file
 
     target = tmp_path / "x.json"
     target.write_text("old")

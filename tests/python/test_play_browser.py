@@ -15,7 +15,7 @@ import pytest
 import shuangkou as sk
 from shuangkou.play.server import Room, make_app, make_replay_app
 from shuangkou.play.table import Table
-from shuangkou.replays import read_replays
+from shuangkou.util.records import read_replays
 
 CHROMEDRIVER = "/usr/bin/chromedriver"
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "images"
@@ -524,7 +524,7 @@ def test_the_replay_viewer_steps_through_a_deal(browser, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select
-    from shuangkou.play import replay
+    from shuangkou.play import viewer as replay
 
     path = tmp_path / "deals.jsonl"
     write_replays(path)

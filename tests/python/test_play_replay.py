@@ -6,9 +6,9 @@ import json
 
 import pytest
 import shuangkou as sk
-from shuangkou.play import replay
+from shuangkou.play import viewer as replay
 from shuangkou.play.server import make_replay_app
-from shuangkou.replays import RecordedDeal, read_replays
+from shuangkou.util.records import RecordedDeal, read_replays
 from starlette.testclient import TestClient
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")

@@ -11,9 +11,9 @@ import re
 import pytest
 import shuangkou as sk
 from cli_util import run_cli
-from shuangkou.arena import ArenaResult
-from shuangkou.arena_report import markdown, plot_score_diff, plot_winrate, score_diff_figure, winrate_figure
 from shuangkou.envs.render import card_names, render_game
+from shuangkou.runs.arena import ArenaResult
+from shuangkou.runs.arena_report import markdown, plot_score_diff, plot_winrate, score_diff_figure, winrate_figure
 
 PNG = b"\x89PNG\r\n\x1a\n"
 LONG_NAMES = {

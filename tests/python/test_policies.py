@@ -23,8 +23,8 @@ torch = pytest.importorskip("torch")
 import shuangkou as sk  # noqa: E402
 from sb3_contrib import QRDQN, MaskablePPO  # noqa: E402
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy  # noqa: E402
-from shuangkou import policies  # noqa: E402
 from shuangkou.agents import AgentError, AgentRulesError  # noqa: E402
+from shuangkou.integrations import sb3 as policies  # noqa: E402
 from stable_baselines3 import A2C, DQN, PPO  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,7 +18,7 @@ ray = pytest.importorskip("ray")
 
 import shuangkou as sk  # noqa: E402
 from shuangkou.agents import AgentError  # noqa: E402
-from shuangkou.ray_cluster import start_local  # noqa: E402
+from shuangkou.runs.ray_cluster import start_local  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMING = ("elapsed_s", "throughput", "ray", "threads")
@@ -267,7 +267,7 @@ def test_a_cluster_that_cannot_be_reached_leaves_the_out_folder_as_it_was(tmp_pa
 
 
 def test_ray_client_addresses_are_refused_at_once():
-    from shuangkou.ray_cluster import check_ray_arg
+    from shuangkou.runs.ray_cluster import check_ray_arg
 
     for address in ("ray://head.invalid:10001", " ray://127.0.0.1:10001", "http://127.0.0.1:8265"):
         with pytest.raises(ValueError, match="is a URL; Ray Client addresses .* are not supported") as info:

@@ -14,7 +14,7 @@ ray = pytest.importorskip("ray")
 
 import shuangkou as sk  # noqa: E402
 from ray.cluster_utils import Cluster  # noqa: E402
-from shuangkou.ray_cluster import loopback_only  # noqa: E402
+from shuangkou.runs.ray_cluster import loopback_only  # noqa: E402
 
 TIMING = ("elapsed_s", "throughput", "ray", "threads")
 

@@ -18,7 +18,7 @@ import time
 import pytest
 import shuangkou as sk
 from cli_util import assert_cli_error, cli_command
-from shuangkou.replays import MAX_BLANK_LINES, MAX_LINE_BYTES, MAX_REPLAY_BYTES, read_replays
+from shuangkou.util.records import MAX_BLANK_LINES, MAX_LINE_BYTES, MAX_REPLAY_BYTES, read_replays
 from snippet_util import run_snippet
 
 MEMORY_LIMIT = 3 << 30  # the address space a `shuangkou replay` subprocess may take
@@ -93,7 +93,7 @@ def _read_in_subprocess(path, timeout: float = 120) -> dict:
     reading (KiB)."""
     code = f"""
         import json, resource
-        from shuangkou.replays import read_replays
+        from shuangkou.util.records import read_replays
         resource.setrlimit(resource.RLIMIT_AS, ({MEMORY_LIMIT}, {MEMORY_LIMIT}))
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         try:

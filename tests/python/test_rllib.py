@@ -17,7 +17,7 @@ pytest.importorskip("torch")
 pytest.importorskip("ray.rllib")
 
 import shuangkou as sk  # noqa: E402
-import shuangkou.rllib as skr  # noqa: E402
+import shuangkou.integrations.rllib as skr  # noqa: E402
 import torch  # noqa: E402
 from ray.rllib.core.columns import Columns  # noqa: E402
 
@@ -259,7 +259,7 @@ def test_policy_mappings():
 
 
 def test_import_without_ray_says_how_to_install_it():
-    code = "import sys; sys.modules['ray'] = None\ntry:\n import shuangkou.rllib\nexcept ImportError as e:\n print(e)"
+    code = "import sys; sys.modules['ray'] = None\ntry:\n import shuangkou.integrations.rllib\nexcept ImportError as e:\n print(e)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert 'pip install ".[ray]"' in out.stdout, out.stdout + out.stderr
 

@@ -100,7 +100,7 @@ def test_bad_arguments():
 
 
 def run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "shuangkou.cli", *args], capture_output=True, text=True, timeout=300)
+    return subprocess.run([sys.executable, "-m", "shuangkou", *args], capture_output=True, text=True, timeout=300)
 
 
 def test_cli_selfplay_writes_summary_and_replays(tmp_path):

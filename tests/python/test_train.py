@@ -17,9 +17,9 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import shuangkou as sk  # noqa: E402
-from shuangkou.dmc.config import RaySettings  # noqa: E402
 from shuangkou.dmc.learner import TrainConfig, train  # noqa: E402
 from shuangkou.dmc.net import QNetwork  # noqa: E402
+from shuangkou.dmc.train_config import RaySettings  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SMOKE = ROOT / "configs" / "train" / "smoke.yaml"
@@ -110,15 +110,18 @@ def test_bad_configs_are_named(change, match):
 def test_the_command_line(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("variant: baibian\nbatchsize: 3\n")
-    for cmd in ([sys.executable, "-m", "shuangkou.train"], [str(Path(sys.executable).with_name("shuangkou")), "train"]):
+    for cmd in (
+        [sys.executable, "-m", "shuangkou", "train"],
+        [str(Path(sys.executable).with_name("shuangkou")), "train"],
+    ):
         p = subprocess.run([*cmd, "--config", str(bad), "--out", str(tmp_path / "o")], capture_output=True, text=True)
         assert p.returncode == 2 and "unknown setting(s) batchsize" in p.stderr and "Traceback" not in p.stderr
-    p = subprocess.run([sys.executable, "-m", "shuangkou.train", "--help"], capture_output=True, text=True)
+    p = subprocess.run([sys.executable, "-m", "shuangkou", "train", "--help"], capture_output=True, text=True)
     assert p.returncode == 0 and "--resume" in p.stdout and "dmc_baibian.yaml" in p.stdout
     cfg = tmp_path / "tiny.yaml"
     cfg.write_text(SMOKE.read_text().replace("updates: 60", "updates: 4").replace("eval_every: 30", "eval_every: 4"))
     p = subprocess.run(
-        [sys.executable, "-m", "shuangkou.train", "--config", str(cfg), "--out", str(tmp_path / "run"), "--quiet"],
+        [sys.executable, "-m", "shuangkou", "train", "--config", str(cfg), "--out", str(tmp_path / "run"), "--quiet"],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert p.returncode == 0, p.stderr
@@ -283,7 +286,7 @@ def test_set_replaces_settings_of_the_config_file(tmp_path):
     ],
 )
 def test_set_refuses_a_bad_override_naming_it_before_anything_runs(tmp_path, capsys, pair, needles):
-    from shuangkou.train import main
+    from shuangkou.cli.train import main
 
     out = tmp_path / "o"
     assert main(["--config", str(SMOKE), "--out", str(out), "--set", "updates=2", "--set", pair]) == 2

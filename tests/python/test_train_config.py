@@ -17,7 +17,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import shuangkou as sk  # noqa: E402
-from shuangkou.dmc import config as dmc_config  # noqa: E402
+from shuangkou.dmc import train_config as dmc_config  # noqa: E402
 from shuangkou.dmc.learner import TrainConfig, train  # noqa: E402
 from train_util import BOMB, TINY, tiny, tiny_yaml  # noqa: E402
 

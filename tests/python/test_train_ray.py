@@ -17,9 +17,9 @@ torch = pytest.importorskip("torch")
 ray = pytest.importorskip("ray")
 
 from shuangkou.dmc import ray_actors  # noqa: E402
-from shuangkou.dmc.config import RaySettings, TrainConfig  # noqa: E402
 from shuangkou.dmc.learner import train  # noqa: E402
-from shuangkou.ray_cluster import start_local  # noqa: E402
+from shuangkou.dmc.train_config import RaySettings, TrainConfig  # noqa: E402
+from shuangkou.runs.ray_cluster import start_local  # noqa: E402
 from train_util import TINY, log, snapshot, tiny, tiny_yaml, updates  # noqa: E402
 
 CPUS = 2
@@ -167,7 +167,7 @@ def test_the_command_line_refuses_a_bad_section_in_one_line(tmp_path):
     path = tiny_yaml(tmp_path / "bad.yaml")
     path.write_text(path.read_text() + "ray: {actors: 2, cpu: 1}\n")
     p = subprocess.run(  # refused before any connection (nothing listens there)
-        [sys.executable, "-m", "shuangkou.train", "--config", str(path), "--out", str(tmp_path / "o"),
+        [sys.executable, "-m", "shuangkou", "train", "--config", str(path), "--out", str(tmp_path / "o"),
          "--ray", "127.0.0.1:1"],
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip

@@ -80,7 +80,7 @@ def test_a_resume_may_raise_updates_and_change_the_harmless_settings(run_dir):
 
 
 def test_a_resume_takes_set_overrides_as_the_checkpoint_allows(run_dir, tmp_path, capsys):
-    from shuangkou.train import main
+    from shuangkou.cli.train import main
 
     cfg = str(tiny_yaml(tmp_path / "tiny.yaml"))
     before = snapshot(run_dir)
@@ -268,7 +268,7 @@ def test_the_command_line_reports_each_failure_in_one_line(tmp_path, run_dir):
     assert_cli_error(p, "bomb.yaml:1: reward: more than 4096 values")
     cfg = tiny_yaml(tmp_path / "seed.yaml", seed=2**64)
     p = subprocess.run(
-        [sys.executable, "-m", "shuangkou.train", "--config", str(cfg), "--out", str(tmp_path / "o")],
+        [sys.executable, "-m", "shuangkou", "train", "--config", str(cfg), "--out", str(tmp_path / "o")],
         capture_output=True,
         timeout=120,
     )

@@ -2,6 +2,7 @@
 // helpers and the parameter and preset tables.
 #include "core/rules_api.h"
 #include "shuangkou/core/config.h"
+#include "shuangkou/core/scoring.h"
 
 namespace shuangkou_py {
 namespace {
@@ -218,6 +219,10 @@ void bind_rules(py::module_& m) {
     m.attr("RANKS") = ranks;
   }
   m.attr("MAX_MOVES") = sk::kMaxMoves;
+  // The outcome of a deal by its code (results' "outcome" arrays): 0 双扣, 1 单扣, 2 平扣.
+  m.attr("OUTCOMES") = py::make_tuple(std::string(sk::outcome_name(sk::Outcome::kDouble)),
+                                      std::string(sk::outcome_name(sk::Outcome::kSingle)),
+                                      std::string(sk::outcome_name(sk::Outcome::kDraw)));
   m.attr("GAME_STATE_BYTES") = sizeof(sk::GameState);
 }
 

@@ -89,16 +89,17 @@ from typing import Any
 import torch
 
 from .. import _core
-from ..arena import arena, arena_rules
-from ..config import shown
-from ..outputs import output_file, prepare_out
-from ..ray_cluster import check_ray_arg
+from ..runs.arena import arena, arena_rules
+from ..runs.ray_cluster import check_ray_arg
+from ..util.figures import agg_figure, plain_text
+from ..util.outputs import output_file, prepare_out
+from ..util.variant_files import shown
 from . import ray_actors
-from .config import MAX_AVERAGED, MAX_COUNT, RESUME_MAY_CHANGE, TrainConfig
+from .buffer import Replay
 from .net import QNetwork
 from .ray_actors import RayActors, note
-from .replay import Replay
 from .sources import LocalActors, SampleSource
+from .train_config import MAX_AVERAGED, MAX_COUNT, RESUME_MAY_CHANGE, TrainConfig
 
 # The files a run writes into `out`.
 OUTPUTS = (
@@ -181,13 +182,8 @@ def curve_figure(train_rows: list[dict[str, str]], eval_rows: list[dict[str, str
     """The learning curve as a matplotlib Figure (on its own Agg canvas, no pyplot):
     the loss of train.csv's rows and the WP of eval.csv's rows with its 95% interval.
     (The config sets no target WP, so none is drawn.)"""
-    import matplotlib
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    with matplotlib.rc_context({"text.parse_math": False}):  # an opponent's name is drawn as given, "$" included
-        fig = Figure(figsize=(10, 3.8), layout="constrained")
-        FigureCanvasAgg(fig)
+    with plain_text():  # an opponent's name is drawn as given, "$" included
+        fig = agg_figure(10, 3.8)
         a, b = fig.subplots(1, 2)
         a.plot([int(r["update"]) for r in train_rows], [float(r["loss"]) for r in train_rows], color="#3b75af")
         a.set_title("training loss")
@@ -231,10 +227,8 @@ def plot_curve(out: Path) -> None:
         fig.savefig(f, format="png", dpi=110)
 
 
-def _load_checkpoint(config: TrainConfig, out: Path) -> dict[str, Any]:
-    """The checkpoint in `out`, checked whole against `config` before anything is
-    changed; ValueError naming the file and the problem otherwise."""
-    path = out / "checkpoint.pt"
+def _read_checkpoint(path: Path, out: Path) -> Any:
+    """What checkpoint.pt holds, read as data (never code); ValueError naming the file."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -249,6 +243,14 @@ def _load_checkpoint(config: TrainConfig, out: Path) -> dict[str, Any]:
         raise ValueError(
             f"--resume: cannot read checkpoint '{path}': {shown(str(e) or type(e).__name__, 200)}"
         ) from None
+    return state
+
+
+def _load_checkpoint(config: TrainConfig, out: Path) -> dict[str, Any]:
+    """The checkpoint in `out`, checked whole against `config` before anything is
+    changed; ValueError naming the file and the problem otherwise."""
+    path = out / "checkpoint.pt"
+    state = _read_checkpoint(path, out)
 
     def bad(why: str) -> ValueError:
         return ValueError(f"--resume: '{path}' is not a checkpoint of this learner: {why}")

@@ -21,7 +21,7 @@ import torch
 from torch import nn
 
 from .. import _core
-from ..outputs import output_file
+from ..util.outputs import output_file
 
 # The model format's limits (docs/model_format.md, cpp/src/model/qnet.cc).
 MAX_HIDDEN_LAYERS = 64

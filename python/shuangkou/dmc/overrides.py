@@ -22,8 +22,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..config import parse_mapping, shown
-from .config import RAY_KEYS, TrainConfig, _read_yaml
+from ..util.variant_files import parse_mapping, shown
+from .train_config import RAY_KEYS, TrainConfig, _read_yaml
 
 # The settings that are sections (a mapping of their own keys), and those keys.
 SECTIONS = {"ray": RAY_KEYS}

@@ -42,9 +42,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _core
-from ..ray_cluster import connect, import_ray, worker_setup
-from .config import SNAPSHOT, RaySettings, TrainConfig
+from ..runs.ray_cluster import connect, import_ray, worker_setup
 from .sources import Batch, concat, make_actors
+from .train_config import SNAPSHOT, RaySettings, TrainConfig
 
 if TYPE_CHECKING:
     from .net import QNetwork

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from .. import _core
-from .config import SNAPSHOT, TrainConfig
+from .train_config import SNAPSHOT, TrainConfig
 
 if TYPE_CHECKING:
     from .net import QNetwork

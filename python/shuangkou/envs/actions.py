@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _core
-from .._args import int_arg
 from .._core import Play
+from ..util.checks import int_arg
 
 _RULES: dict[_core.Rules, _core.Rules] = {}  # one Rules (and so one built catalogue) per rule set
 

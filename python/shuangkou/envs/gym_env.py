@@ -72,9 +72,8 @@ import numpy as np
 from gymnasium import spaces
 
 from .. import _core
-from .._args import int_arg
 from ..agents import AgentLike, agent_label, decide, is_bot, reset_agent, resolve_agent
-from ..selfplay import OUTCOMES  # the codes of info["outcome"]
+from ..util.checks import int_arg
 from .actions import rules_of
 from .options import DEFAULT_REWARD, check_illegal_action, check_reward, observation_box
 from .render import render_game, text_image
@@ -302,7 +301,7 @@ class ShuangkouEnv(gymnasium.Env):
         places = np.asarray(res["places"][0], dtype=np.int8)
         outcome = np.int8(res["outcome"][0])
         team_won = int(places[0]) % 2 == self.seat % 2
-        result = np.int8(0 if OUTCOMES[int(outcome)] == "draw" else (1 if team_won else -1))
+        result = np.int8(0 if _core.OUTCOMES[int(outcome)] == "draw" else (1 if team_won else -1))
         reward = float(c.rewards[0][self.seat])
         obs = np.array(c.final_obs[0, self.seat], dtype=np.float32, copy=True)
         self._mask = np.zeros(self.num_actions, np.int8)
@@ -320,7 +319,7 @@ class ShuangkouEnv(gymnasium.Env):
         }
         scores = info["final_scores"].tolist()
         self._result_line = (
-            f"deal over: {OUTCOMES[int(outcome)]}, places {places.tolist()}, learner team "
+            f"deal over: {_core.OUTCOMES[int(outcome)]}, places {places.tolist()}, learner team "
             f"{ {1: 'win', 0: 'draw', -1: 'loss'}[int(result)] }, final scores {scores}, reward {reward:g}"
         )
         self._shown = c.finished_game(0) if self.render_mode else None

@@ -36,8 +36,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from ..replays import RecordedDeal
-from . import replay
+from ..util.records import RecordedDeal
+from . import viewer
 from .table import Table, TableError
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -427,7 +427,7 @@ def make_app(room: Room) -> Starlette:
 def make_replay_app(deals: list[RecordedDeal], file_name: str) -> Starlette:
     """The ASGI app of the viewer: the page, and the deals of one replay file (by their
     index in it; nothing else is served)."""
-    listing = {"file": file_name, "deals": replay.index(deals)}
+    listing = {"file": file_name, "deals": viewer.index(deals)}
 
     async def deal_index(request: Request) -> Response:
         return JSONResponse(listing)
@@ -436,7 +436,7 @@ def make_replay_app(deals: list[RecordedDeal], file_name: str) -> Starlette:
         k = request.path_params["k"]
         if not 0 <= k < len(deals):
             return PlainTextResponse(f"no deal {k}: the file holds deals 0..{len(deals) - 1}", status_code=404)
-        frames = await asyncio.to_thread(replay.frames, deals[k])
+        frames = await asyncio.to_thread(viewer.frames, deals[k])
         body = {
             "type": "replay",
             "index": k,

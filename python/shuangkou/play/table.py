@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from .. import _core
 from ..agents import AgentLike, agent_label, agent_step, is_bot, resolve_agent
+from ..errors import clip
 from .view import action_view, deal_view, rank_index, tokens
 
 HUMAN = "human"
@@ -71,7 +72,7 @@ def _one_card(token: Any) -> bool:
 def _describe(e: BaseException) -> str:
     """An exception in one short line: its type and message."""
     text = str(e).splitlines()[0] if str(e) else ""
-    return f"{type(e).__name__}: {text[:200]}" if text else type(e).__name__
+    return f"{type(e).__name__}: {clip(text, 200)}" if text else type(e).__name__
 
 
 def _serialized(method: _F) -> _F:
