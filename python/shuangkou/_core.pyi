@@ -165,6 +165,9 @@ class Rules(metaclass=_pybind11_type):
     def score_breakdown(
         self, finish_order: Sequence[int], bombs: Sequence[tuple[int, _Cards]] = ...
     ) -> _ScoreBreakdown: ...
+    @property
+    def score_bounds(self) -> tuple[float, float]:
+        """(lowest, highest): no seat scores outside them in a deal under these rules."""
 
 class Game(metaclass=_pybind11_type):
     """One deal: Game(variant, seed=0), or a set deal Game(variant, hands=[4 card strings], leader=0)."""

@@ -2,6 +2,7 @@
 // helpers and the parameter and preset tables.
 #include "core/rules_api.h"
 #include "shuangkou/core/config.h"
+#include "shuangkou/core/score_bounds.h"
 #include "shuangkou/core/scoring.h"
 
 namespace shuangkou_py {
@@ -113,6 +114,15 @@ void bind_rules(py::module_& m) {
           },
           py::arg("finish_order"), py::arg("bombs") = py::list(),
           "As score(), as a dict: outcome, base (by seat), multiplier, contribution (by seat), total.")
+      .def_property_readonly(
+          "score_bounds",
+          [](const PyRules& r) {
+            const sk::ScoreBounds b = sk::score_bounds(r.rules());
+            return py::make_tuple(b.lowest, b.highest);
+          },
+          "(lowest, highest): no seat scores outside them in a deal under these rules (a bound from the "
+          "largest base, the largest multiplier the bombs allow and the most paying bombs 108 cards hold; "
+          "whole numbers, floats since a product of factors can pass 2**63).")
       .def_property_readonly(
           "catalogue", [](const PyRules& r) -> const sk::ActionCatalogue& { return r.rules().catalogue(); },
           py::return_value_policy::reference_internal,

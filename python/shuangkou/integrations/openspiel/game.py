@@ -4,7 +4,6 @@ docstring, shuangkou/integrations/openspiel/__init__.py, says it all)."""
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -120,49 +119,6 @@ def is_zero_sum(rules: _core.Rules, reward: str = "win") -> bool:
     return p["contribution"] != "team" if reward == "score" else p["contribution"] == "none"
 
 
-def _factor(stars: int, table: str) -> float:
-    """A bomb's multiplier factor from its stars (or size), docs/rules.md §10."""
-    if table == "star_product":
-        return 1.0 if stars <= 5 else float(min(stars - 4, 4))
-    return float(max(stars - 3, 1))
-
-
-@functools.lru_cache(maxsize=64)
-def _score_bound(params: tuple[tuple[str, str], ...]) -> tuple[float, float]:
-    """(lowest, highest) deal score of one seat under the rules of `params` (every parameter):
-    a bound, from the bombs of the rules' action catalogue and the 108 cards they can use."""
-    rules = _core.Rules("classic", **dict(params))
-    p = rules.params
-    base = max(
-        abs(b) for order in ([0, 2, 1, 3], [0, 1, 2, 3], [0, 1, 3, 2]) for b in rules.score_breakdown(order)["base"]
-    )
-    pattern = rules.catalogue.pattern
-    bombs = [b for b in (pattern(i) for i in range(1, rules.num_actions)) if b is not None and b.is_bomb]
-    size = {b: max(b.stars, len(b)) for b in bombs}  # stars, or cards under count order: the larger
-    collect = p["collect_stars"] == "true"
-    if p["multiplier"] == "star_max":
-        mult = 16.0
-    elif p["multiplier"] == "bomb_count_max":  # the largest single factor; heavenly kings x4
-        mult = max([4.0] + [_factor(size[b] + (7 if collect else 0), "count") for b in bombs])
-    else:  # star_product: factors multiply; per card, no bomb beats the best ratio f**(1/cards)
-        plain = [b for b in bombs if b.kind not in _JOKER_BOMBS]
-        ratio = max([1.0] + [_factor(size[b], "star_product") ** (1.0 / len(b)) for b in plain])
-        jokers = [_factor(size[b], "star_product") * ratio ** (NUM_CARDS - len(b)) for b in bombs if b not in plain]
-        mult = max([ratio**NUM_CARDS, 4.0**NUM_SEATS if collect else 1.0] + jokers)
-    qualifying = 0  # bombs that pay contributions (6 or more stars)
-    if p["contribution"] != "none":
-        smallest = min([len(b) for b in bombs if size[b] >= 6 and b.kind not in _JOKER_BOMBS] or [NUM_CARDS])
-        jokers = [1 + (NUM_CARDS - len(b)) // smallest for b in bombs if b.kind in _JOKER_BOMBS and size[b] >= 6]
-        qualifying = NUM_SEATS if collect else max([NUM_CARDS // smallest] + jokers)
-    return -_whole(base * mult + 6.0 * qualifying), _whole(base * mult + 18.0 * qualifying)
-
-
-def _whole(bound: float) -> float:
-    """`bound` up to a whole number (scores are integers); a float power a hair below one is that one."""
-    near = round(bound)
-    return float(near if abs(bound - near) <= 1e-9 * max(1.0, bound) else math.ceil(bound))
-
-
 def utility_bounds(rules: _core.Rules, reward: str = "win") -> tuple[float, float]:
     """(min, max) of a seat's reward under `rules` and `reward`: exact for 'win' (-1, 1); for
     'score' a bound of base x multiplier + contribution (docs/rules.md §9-11): the largest base,
@@ -171,7 +127,7 @@ def utility_bounds(rules: _core.Rules, reward: str = "win") -> tuple[float, floa
     that bound through sign(s)·log(1+|s|)."""
     if _check_reward(reward) == "win":
         return -1.0, 1.0
-    low, high = _score_bound(tuple(sorted(rules.params.items())))
+    low, high = rules.score_bounds  # (the C++ scoring derives them: core/score_bounds.h)
     if reward == "log":
         return -math.log1p(-low), math.log1p(high)
     return low, high
