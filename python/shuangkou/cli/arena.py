@@ -22,6 +22,7 @@ from .options import (
     add_seed_option,
     add_threads_option,
     add_variant_options,
+    check_replays_out,
     import_from_cwd,
     parse_overrides,
     reach_ray,
@@ -47,8 +48,7 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else None
     replays = replays_arg(args.replays)
     replays = n if replays == "all" else int_arg(replays, "--replays", 0, n, f" (at most the deals, {n}) or 'all'")
-    if replays and out is None:
-        raise ValueError("--replays needs --out (the replays go to OUT/replays.jsonl.gz)")
+    check_replays_out(replays, out)
     if out is not None:
         reach_ray(args.ray, agents)
         names = list(FILES) + (["replays.jsonl.gz"] if replays else [])

@@ -151,3 +151,9 @@ def reach_ray(ray: Any, agents: list[Any]) -> None:
     so that a cluster that cannot be reached leaves the folder as it was."""
     if ray:
         reach(ray, agents)
+
+
+def check_replays_out(replays: Any, out: Any) -> None:
+    """--replays needs --out: the replays go to OUT/replays.jsonl.gz."""
+    if replays and out is None:
+        raise ValueError("--replays needs --out (the replays go to OUT/replays.jsonl.gz)")

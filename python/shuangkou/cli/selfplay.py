@@ -20,6 +20,7 @@ from .options import (
     add_seed_option,
     add_threads_option,
     add_variant_options,
+    check_replays_out,
     import_from_cwd,
     reach_ray,
     replays_arg,
@@ -35,8 +36,7 @@ def run(args: argparse.Namespace) -> int:
     agents = seat_agents(args.agents)
     replays = replays_arg(args.replays)
     out = Path(args.out) if args.out else None
-    if replays and out is None:
-        raise ValueError("--replays needs --out (the replays go to OUT/replays.jsonl.gz)")
+    check_replays_out(replays, out)
     if out is not None:  # before a long run, not after it
         reach_ray(args.ray, agents)
         names = ["summary.json", "deals.npz"] + (["replays.jsonl.gz"] if replays else [])

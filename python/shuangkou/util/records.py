@@ -31,6 +31,17 @@ from ..errors import clip
 __all__ = ["DealLog", "RecordedDeal", "ReplayWriter", "read_replays"]
 
 
+def seats_head(agents: list[str]) -> str:
+    """The start of a seated record: '{"agents": [...]', the key that names the seats."""
+    return json.dumps({"agents": list(agents)}, ensure_ascii=False)[:-1]
+
+
+def seated(head: str, record: str) -> str:
+    """A deal record (`Game.to_json`, a JSON object) with the seats' labels put first:
+    the one line format of replay files and the table's deals.jsonl."""
+    return f"{head}, {record[1:]}"
+
+
 class ReplayWriter:
     """Gzip JSON lines, one deal record per line, written as blocks arrive.
 
@@ -52,7 +63,7 @@ class ReplayWriter:
     def for_seats(self, agents: list[str]) -> _SeatedWriter:
         """A writer into this file that adds the seats' labels to each record (its
         "agents" key, which `Game.from_json` reads past)."""
-        return _SeatedWriter(self, json.dumps({"agents": list(agents)}, ensure_ascii=False)[:-1])
+        return _SeatedWriter(self, seats_head(agents))
 
     def _write(self, lines: list[str]) -> None:
         try:
@@ -77,7 +88,7 @@ class _SeatedWriter:
         self._file, self._head = file, head  # head: '{"agents": [...]', the key to put first
 
     def write(self, records: list[str]) -> None:
-        self._file._write([f"{self._head}, {r[1:]}" for r in records])  # (a record is a JSON object: "{...}")
+        self._file._write([seated(self._head, r) for r in records])
 
     def close(self) -> None:
         pass
@@ -95,7 +106,7 @@ class DealLog:
         self.pending: list[str] = []
 
     def __call__(self, game: _core.Game, labels: list[str]) -> None:
-        self.pending.append(json.dumps({"agents": labels, **json.loads(game.to_json())}, ensure_ascii=False) + "\n")
+        self.pending.append(seated(seats_head(labels), game.to_json()) + "\n")
         self.flush("kept in memory, written at the next deal's end")
 
     def flush(self, otherwise: str) -> None:
