@@ -261,7 +261,7 @@ def test_policy_mappings():
 def test_import_without_ray_says_how_to_install_it():
     code = "import sys; sys.modules['ray'] = None\ntry:\n import shuangkou.integrations.rllib\nexcept ImportError as e:\n print(e)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert 'pip install ".[ray]"' in out.stdout, out.stdout + out.stderr
+    assert "scripts/setup.sh --ray --rllib" in out.stdout, out.stdout + out.stderr
 
 
 # ---------------------------------------------------------------------- the masked module

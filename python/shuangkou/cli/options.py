@@ -90,7 +90,7 @@ def add_ray_option(parser: Any, does: str) -> None:
         const=True,
         default=False,
         metavar="ADDRESS",
-        help=f"{does} (needs pip install '.[ray]'): without ADDRESS a new local Ray on 127.0.0.1 (or the one "
+        help=f"{does} (needs Ray: bash scripts/setup.sh --ray): without ADDRESS a new local Ray on 127.0.0.1 (or the one "
         "this process has), 'auto' the cluster of this machine (ray start --head), HOST:PORT a cluster's head",
     )
 

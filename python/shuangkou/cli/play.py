@@ -34,7 +34,10 @@ def _web_stack() -> Any:
 
         from ..play import server
     except ImportError as e:
-        raise ValueError(f"shuangkou play and replay need the web stack: pip install '.[play]' ({e})") from None
+        raise ValueError(
+            "shuangkou play and replay need the web stack: bash scripts/setup.sh --play "
+            f"(or pip install '.[play]' in the clone); importing it failed: {e}"
+        ) from None
     return server
 
 
@@ -136,7 +139,8 @@ def add_parser(sub: Any) -> None:
         "play",
         help="sit at a web table with the bots (出牌, 不出, 提示, 排序, 托管; docs/play.md)",
         description="Starts a local web table and prints each human seat's join link (it holds the seat's "
-        "secret token). Needs the optional web stack: pip install '.[play]'.",
+        "secret token). Needs the optional web stack: bash scripts/setup.sh --play (or pip install "
+        "'.[play]' in the clone).",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     add_variant_options(p)
@@ -170,7 +174,8 @@ def add_replay_parser(sub: Any) -> None:
         help="watch recorded deals on the table's page: every hand, step by step (docs/play.md)",
         description="Opens a viewer of the deals in FILE: selfplay's and arena's replays.jsonl.gz "
         "(--replays N) and the deals.jsonl play writes (--out). It shows every hand and steps forwards "
-        "and backwards by action or by trick. Serves only FILE. Needs the web stack: pip install '.[play]'.",
+        "and backwards by action or by trick. Serves only FILE. Needs the web stack: "
+        "bash scripts/setup.sh --play (or pip install '.[play]' in the clone).",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     p.add_argument("file", help="a replay file (.jsonl.gz or .jsonl)")

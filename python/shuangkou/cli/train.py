@@ -1,4 +1,4 @@
-"""Deep Monte-Carlo training from a config file (needs torch: pip install torch==2.13.0).
+"""Deep Monte-Carlo training from a config file (needs torch: bash scripts/setup.sh --train).
 
     python -m shuangkou.train --config configs/train/dmc_baibian.yaml --out runs/dmc_baibian
     shuangkou train --config configs/train/smoke.yaml --out runs/smoke
@@ -79,7 +79,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         import torch  # noqa: F401
     except ImportError:
-        raise ValueError("training needs PyTorch: pip install torch==2.13.0 (a CPU build) or a CUDA build") from None
+        raise ValueError(
+            "training needs PyTorch: bash scripts/setup.sh --train (or pip install '.[train]' in the clone: "
+            "torch==2.13.0, a CPU build; or a CUDA build of torch where there is a GPU)"
+        ) from None
     from ..dmc.learner import Interrupted, train  # (torch: imported only when training)
 
     config = config_with_overrides(args.config, args.set)

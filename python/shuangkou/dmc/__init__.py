@@ -6,5 +6,6 @@ network in PyTorch, for the learner (`shuangkou.dmc.learner`, its settings in
 `shuangkou.dmc.config`). The learner's fresh decisions come from this machine's C++
 actors or from Ray actors on a cluster (`shuangkou.dmc.sources`,
 `shuangkou.dmc.ray_actors`; docs/ray_training.md). Install torch with
-``pip install torch==2.13.0`` (a CPU build) or a CUDA build.
+``bash scripts/setup.sh --train`` (or ``pip install '.[train]' in the clone``: torch==2.13.0, a CPU
+build), or a CUDA build of torch.
 """

@@ -9,7 +9,8 @@
     agent = skr.arena_agent(algo.get_module(skr.SHARED_POLICY))  # an sk.arena agent
     print(sk.arena("baibian", agents=[agent, "random"], deals=100)["pairs"][0]["wp"])
 
-Needs Ray's RLlib and torch (``pip install ".[ray]" ".[rllib]"``); nothing else in the
+Needs Ray's RLlib and torch (``bash scripts/setup.sh --ray --rllib``, or
+``pip install '.[ray,rllib]' in the clone``); nothing else in the
 package imports this module. Importing it registers the env with Tune under ``"shuangkou"``
 (`ENV_NAME`), so ``config.environment("shuangkou", env_config={...})`` works too.
 
@@ -55,8 +56,8 @@ try:
     from ..envs.aec import raw_env  # (PettingZoo)
 except ImportError as e:  # pragma: no cover - depends on what is installed
     raise ImportError(
-        'shuangkou.rllib needs Ray with RLlib, torch, Gymnasium and PettingZoo: pip install ".[ray]" ".[rllib]" '
-        f"(or bash scripts/setup.sh --all); importing them failed: {e}"
+        "shuangkou.rllib needs Ray with RLlib, torch, Gymnasium and PettingZoo: "
+        f"bash scripts/setup.sh --ray --rllib (or pip install '.[ray,rllib]' in the clone); importing them failed: {e}"
     ) from None
 
 

@@ -57,7 +57,7 @@ ENV_ID = "shuangkou/Shuangkou-v0"
 # Parameters a model may have been trained with that the arena overrides: it plays
 # team_formation fixed (duplicate deals), the same game otherwise.
 IGNORED_PARAMS = ("team_formation",)
-INSTALL_HINT = "pip install stable-baselines3 sb3-contrib"
+INSTALL_HINT = "bash scripts/setup.sh --sb3, or pip install '.[sb3]' in the clone, which pins a CPU torch"
 
 # A model: the path of a saved .zip, a BaseAlgorithm or a BasePolicy (Stable-Baselines3 is optional).
 ModelLike = Union[str, os.PathLike, Any]

@@ -257,7 +257,9 @@ def _play_round_robin(
     start = time.perf_counter()
     pairs_ix = [(i, j) for i in range(len(resolved)) for j in range(i + 1, len(resolved))]
     # Each pair's two halves: (agents by seat, their labels), A in seats 0/2, then B.
-    halves = [([resolved[x], resolved[y]] * 2, [labels[x], labels[y]] * 2) for i, j in pairs_ix for x, y in ((i, j), (j, i))]
+    halves = [
+        ([resolved[x], resolved[y]] * 2, [labels[x], labels[y]] * 2) for i, j in pairs_ix for x, y in ((i, j), (j, i))
+    ]
     sinks = [writer.for_seats(seated).write if writer is not None else None for _, seated in halves]
     runs = [RunSpec(agents, n, replays) for agents, _ in halves]
     played, ray_info = runner.play(rules, runs, options, _reporting(progress), sinks)

@@ -1,6 +1,6 @@
 """Connecting to Ray, for the jobs that can run on a cluster (`selfplay`, `arena`, `train`).
 
-Ray is optional (``pip install ".[ray]"``, or ``bash scripts/setup.sh --all``); only the
+Ray is optional (``bash scripts/setup.sh --ray``, or ``pip install '.[ray]' in the clone``); only the
 code paths given ``ray=...`` import it, through this module. What ``ray=`` means, in every
 job alike:
 
@@ -65,7 +65,7 @@ def import_ray() -> Any:
         import ray
     except ImportError as e:
         raise ImportError(
-            f'this needs Ray: pip install ".[ray]" (or bash scripts/setup.sh --all); importing ray failed: {e}'
+            f"this needs Ray: bash scripts/setup.sh --ray (or pip install '.[ray]' in the clone); importing ray failed: {e}"
         ) from None
     return ray
 

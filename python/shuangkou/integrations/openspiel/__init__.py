@@ -1,4 +1,5 @@
-"""Shuangkou as an OpenSpiel game, and agents both ways (needs OpenSpiel: ``pip install ".[openspiel]"``).
+"""Shuangkou as an OpenSpiel game, and agents both ways (needs OpenSpiel:
+``bash scripts/setup.sh --openspiel``, or ``pip install '.[openspiel]' in the clone``).
 
 Importing this module registers the game ``python_shuangkou`` with pyspiel::
 

@@ -13,10 +13,7 @@ import numpy as np
 from ... import _core
 from ...util.checks import int_arg
 
-INSTALL_HINT = (
-    'pip install ".[openspiel]" in a clone of shuangkou (or pip install "open_spiel>=2.0"; '
-    "bash scripts/setup.sh --all installs every extra)"
-)
+INSTALL_HINT = "bash scripts/setup.sh --openspiel in a clone of shuangkou (or pip install '.[openspiel]' in the clone)"
 try:
     import pyspiel
 except ImportError as _e:  # pragma: no cover - exercised in a subprocess by the tests
