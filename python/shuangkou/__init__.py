@@ -31,7 +31,6 @@ from .agents import Agent, Bot, Decisions
 from .envs.actions import action_to_play, num_actions, play_to_action
 from .envs.observation_fields import move_feature_slices, move_view, obs_view, observation_slices, state_slices
 from .envs.vector import VectorEnv
-from .integrations.sb3 import PolicyAgent, policy_agent
 from .runs.arena import arena
 from .runs.selfplay import SelfPlayResult, selfplay
 from .util.version import VERSION
@@ -70,18 +69,25 @@ __all__ = [
 ]
 __version__ = VERSION  # pyproject.toml's
 
-_LAZY_ENVS = ("env", "raw_env")  # the PettingZoo AEC env, imported on first use (needs pettingzoo)
+# Re-exported on first use: the PettingZoo AEC env (needs pettingzoo) and the
+# Stable-Baselines3 adapter (an integration; its module is large), by module.
+_LAZY = {
+    "env": "envs.aec",
+    "raw_env": "envs.aec",
+    "PolicyAgent": "integrations.sb3",
+    "policy_agent": "integrations.sb3",
+}
 
 
 def __getattr__(name: str):
-    if name in _LAZY_ENVS:
-        from .envs import aec
+    if name in _LAZY:
+        import importlib
 
-        value = getattr(aec, name)
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY_ENVS))
+    return sorted(set(globals()) | set(_LAZY))

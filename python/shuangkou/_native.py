@@ -10,7 +10,9 @@ imports it. In this order it
    PyYAML), so the bindings import nothing of the package by name;
 3. gives ``Rules`` its ``observation_slices``, ``state_slices`` and ``move_feature_slices``
    (``envs/observation_fields.py``);
-4. registers the Gymnasium env ``shuangkou/Shuangkou-v0`` where Gymnasium is installed;
+4. registers the Gymnasium env ``shuangkou/Shuangkou-v0``, at once where Gymnasium is
+   imported, else the moment it is (envs/registration.py: ``import shuangkou`` does not
+   import Gymnasium);
 5. keeps the module paths of earlier versions importable (``shuangkou.config``,
    ``shuangkou.openspiel``, ``python -m shuangkou.train``, ...; util/legacy_paths.py),
    each with a DeprecationWarning naming the new one.
@@ -31,7 +33,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from typing import Any
 
 # x86-64-v3 as /proc/cpuinfo spells its features (lzcnt is part of "abm").
 V3_FLAGS = frozenset({"avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe", "xsave"})
@@ -72,6 +73,7 @@ def choose(package_path: list[str]) -> str:
 choose(sys.modules[__package__].__path__)
 from . import _core  # noqa: E402 - (after the choice of build)
 from .envs.observation_fields import move_feature_slices, observation_slices, state_slices  # noqa: E402
+from .envs.registration import register as register_gymnasium  # noqa: E402
 from .util.legacy_paths import install as _install_legacy_paths  # noqa: E402
 
 MODELS = os.path.join(os.path.dirname(__file__), "models")
@@ -115,19 +117,8 @@ def install_rules_properties() -> None:
         setattr(_core.Rules, name, property(get))
 
 
-def register_gymnasium() -> Any:
-    """The Gymnasium single-agent env, where Gymnasium is installed."""
-    try:
-        import gymnasium
-    except ImportError:  # pragma: no cover - gymnasium is optional
-        return None
-    if "shuangkou/Shuangkou-v0" not in gymnasium.registry:
-        gymnasium.register(id="shuangkou/Shuangkou-v0", entry_point="shuangkou.envs.gym_env:ShuangkouEnv")
-    return gymnasium
-
-
 register_models()
 register_rules_loader()
 install_rules_properties()
-register_gymnasium()
+register_gymnasium()  # (now, or when Gymnasium is first imported: envs/registration.py)
 _install_legacy_paths()

@@ -217,3 +217,21 @@ def test_the_facade_only_re_exports():
     calls = [n for n in tree.body if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call)]
     assert calls == []  # no call at import: _native does the assembling
     assert (PACKAGE / "__init__.py").read_text(encoding="utf-8").count("from . import _native") == 1
+
+
+def test_import_shuangkou_leaves_gymnasium_unimported_and_still_registers_the_env():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, shuangkou\n"
+        "assert 'gymnasium' not in sys.modules and 'torch' not in sys.modules and 'argparse' not in sys.modules\n"
+        "import gymnasium\n"
+        "assert gymnasium.make('shuangkou/Shuangkou-v0').unwrapped.rules.name == 'baibian'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+    subprocess.run(
+        [sys.executable, "-c", "import gymnasium, shuangkou; gymnasium.make('shuangkou/Shuangkou-v0')"],
+        check=True,
+        timeout=120,
+    )

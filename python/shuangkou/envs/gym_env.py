@@ -78,8 +78,6 @@ from .actions import rules_of
 from .options import DEFAULT_REWARD, check_illegal_action, check_reward, observation_box
 from .render import render_game, text_image
 
-ENV_ID = "shuangkou/Shuangkou-v0"
-
 
 def _as_action(action: Any, what: str) -> int:
     """An action id from an int, a numpy integer or a one-element integer array."""

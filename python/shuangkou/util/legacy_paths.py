@@ -12,7 +12,6 @@ kept: those names are the functions ``sk.selfplay`` and ``sk.arena``.
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import sys
 import warnings
@@ -42,9 +41,11 @@ MOVED = {
 }
 
 
-class LegacyPaths(importlib.abc.MetaPathFinder, importlib.abc.InspectLoader):
+class LegacyPaths:
     """Finds an old path and loads it as the module at its new path (the same object:
-    its classes, functions and state are the new module's)."""
+    its classes, functions and state are the new module's). A meta path finder and
+    its loader, by the protocol (importlib.abc's classes are not imported for it: they
+    cost `import shuangkou` time)."""
 
     def __init__(self) -> None:
         self._specs: dict[str, importlib.machinery.ModuleSpec] = {}
