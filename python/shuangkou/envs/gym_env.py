@@ -76,6 +76,7 @@ from ..agents import AgentLike, agent_label, decide, is_bot, reset_agent, resolv
 from ..util.checks import int_arg
 from .actions import rules_of
 from .options import DEFAULT_REWARD, check_illegal_action, check_reward, observation_box
+from .registration import ENV_ID  # noqa: F401 - (re-exported: the id gymnasium.make takes)
 from .render import render_game, text_image
 
 

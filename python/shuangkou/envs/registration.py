@@ -56,7 +56,8 @@ class _WhenImported:
 
 def register() -> None:
     """Registers the env now (Gymnasium imported) or when Gymnasium is first imported."""
-    if "gymnasium" in sys.modules:
-        _register_with(sys.modules["gymnasium"])
+    if "gymnasium" in sys.modules:  # (None there: its import is blocked, nothing to register with)
+        if sys.modules["gymnasium"] is not None:
+            _register_with(sys.modules["gymnasium"])
     elif not any(isinstance(f, _WhenImported) for f in sys.meta_path):
         sys.meta_path.insert(0, _WhenImported())
