@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "shuangkou/core/cancel.h"
+#include "shuangkou/core/rewards.h"
 #include "shuangkou/core/rules.h"
 #include "shuangkou/model/qnet.h"
-#include "shuangkou/core/rewards.h"
 #include "shuangkou/rl/vector_env.h"
 
 namespace shuangkou {

@@ -19,11 +19,11 @@
 #include "shuangkou/bots/bot.h"
 #include "shuangkou/core/cancel.h"
 #include "shuangkou/core/game.h"
-#include "shuangkou/core/rules.h"
-#include "shuangkou/rl/deal.h"
-#include "shuangkou/model/encode.h"
-#include "shuangkou/rl/results.h"
 #include "shuangkou/core/rewards.h"
+#include "shuangkou/core/rules.h"
+#include "shuangkou/model/encode.h"
+#include "shuangkou/rl/deal.h"
+#include "shuangkou/rl/results.h"
 
 namespace shuangkou {
 
