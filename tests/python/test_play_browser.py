@@ -1,11 +1,15 @@
 """The web table in a real headless browser: Chromium and its driver from Debian's
 packages (scripts/setup.sh --test installs them), driven through Selenium, against the
-real server (uvicorn) on loopback. The screenshots in docs/images/ come from here."""
+real server (uvicorn) on loopback. The screenshots in docs/images/ come from here, written
+only when asked: SHUANGKOU_SCREENSHOTS=docs/images pytest tests/python/test_play_browser.py
+(otherwise they go to a temporary folder, so a test run changes no tracked file)."""
 
 import asyncio
 import json
+import os
 import re
 import shutil
+import tempfile
 import threading
 import time
 from collections import Counter
@@ -18,7 +22,8 @@ from shuangkou.play.table import Table
 from shuangkou.util.records import read_replays
 
 CHROMEDRIVER = "/usr/bin/chromedriver"
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "images"
+DOCS_IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
+SHOTS = Path(os.environ.get("SHUANGKOU_SCREENSHOTS") or tempfile.mkdtemp(prefix="shuangkou-shots-")).resolve()
 pytestmark = pytest.mark.skipif(
     not (Path(CHROMEDRIVER).exists() and (shutil.which("chromium") or shutil.which("chromium-browser"))),
     reason="needs chromium and chromium-driver (Debian packages; scripts/setup.sh --test installs them)",
@@ -617,3 +622,9 @@ def test_the_replay_viewer_steps_through_a_deal(browser, tmp_path):
         wait(browser, lambda d: "no deal 9" in text(d, "banner"))
     finally:
         server.stop()
+
+
+def test_screenshots_go_to_docs_images_only_when_asked():
+    if os.environ.get("SHUANGKOU_SCREENSHOTS"):
+        pytest.skip("asked for: SHUANGKOU_SCREENSHOTS is set")
+    assert SHOTS != DOCS_IMAGES.resolve() and DOCS_IMAGES.resolve() not in SHOTS.parents
