@@ -218,12 +218,14 @@ def arena(
     replays = _replay_count(replays, replay_path, n, resolved)
     # (a dmc:PATH agent's network was read once, by resolve_agent: every pair and both
     # halves play it even if the file is rewritten meanwhile, as a training run does)
-    if options.ray:  # the cluster reached, the agents checked, before the replay file is opened
-        reach(options.ray, resolved)
+    # The cluster reached and the agents checked before the replay file is opened.
+    ray_module = reach(options.ray, resolved) if options.ray else None
     writer = ReplayWriter(replay_path) if replays else None
     try:
         name = variant if isinstance(variant, str) else rules.name
-        return _play_round_robin(name, rules, resolved, labels, n, eval_set, options, progress, replays, writer)
+        return _play_round_robin(
+            name, rules, resolved, labels, n, eval_set, options, progress, replays, writer, ray_module
+        )
     finally:
         if writer is not None:
             writer.close()
@@ -250,6 +252,7 @@ def _play_round_robin(
     progress: Callable[[int, int], Any] | None,
     replays: int = 0,
     writer: ReplayWriter | None = None,
+    ray_module: Any = None,
 ) -> ArenaResult:
     """Plays every pair of `resolved` (labelled `labels`) over deals 0..n-1 of the
     options' seed, both halves of every pair as runs of one call to the runner; the
@@ -262,7 +265,7 @@ def _play_round_robin(
     ]
     sinks = [writer.for_seats(seated).write if writer is not None else None for _, seated in halves]
     runs = [RunSpec(agents, n, replays) for agents, _ in halves]
-    played, ray_info = runner.play(rules, runs, options, _reporting(progress), sinks)
+    played, ray_info = runner.play(rules, runs, options, _reporting(progress), sinks, ray_module)
     pairs: list[dict[str, Any]] = []
     arrays: dict[tuple[str, str], dict[str, Any]] = {}
     for p, (i, j) in enumerate(pairs_ix):

@@ -3,7 +3,6 @@ chunk), the one set of checks `selfplay`, the arena and the Ray runs share."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,6 +48,3 @@ def check_progress(progress: Any, signature: str) -> None:
     """ValueError unless `progress` is None or a callable (`signature` names its form)."""
     if progress is not None and not callable(progress):
         raise ValueError(f"progress: a callable {signature} or None, got {type(progress).__name__}")
-
-
-Progress = Callable[[int, int], Any]

@@ -137,6 +137,7 @@ def play_runs(
     options: RunOptions,
     progress: Callable[[int, int], bool] | None = None,
     on_records: Sequence[Callable[[list[str]], Any] | None] | None = None,
+    ray_module: Any = None,
 ) -> tuple[list[dict[str, np.ndarray]], dict[str, Any]]:
     """Plays every run on Ray (options.ray): the per-deal arrays of each run (deal order)
     and a report of where the chunks ran: {"address", "chunk", "chunks", "nodes": {node
@@ -145,8 +146,10 @@ def play_runs(
     A task declares and plays on options.threads CPUs (0: 1). progress(done, total) gets
     the deals of all runs finished so far; a false value other than None stops early,
     keeping each run's deals up to its first unfinished chunk. on_records[k] receives run
-    k's records, in deal order."""
-    ray_module = reach(options.ray, [a for r in runs for a in r.agents])
+    k's records, in deal order. ray_module: what `reach` returned, where the caller
+    reached the cluster already (None: reached here)."""
+    if ray_module is None:
+        ray_module = reach(options.ray, [a for r in runs for a in r.agents])
     threads = options.threads or 1
     total = sum(r.games for r in runs)
     chunk = options.chunk or default_chunk(total, threads)

@@ -24,14 +24,16 @@ def play(
     options: RunOptions,
     progress: Callable[[int, int], bool] | None = None,
     on_records: Sequence[Sink | None] | None = None,
+    ray_module: Any = None,
 ) -> tuple[list[dict[str, np.ndarray]], dict[str, Any] | None]:
     """Every run's per-deal arrays and, on Ray, where its chunks ran (None here).
 
     progress(done, total) gets the deals of all runs finished so far; a false value other
     than None stops early (on this machine, the run under way ends there and the runs
-    after it are not played)."""
+    after it are not played). ray_module: the cluster the caller reached (`reach`), so
+    that it is not reached twice."""
     if options.ray:
-        return play_runs(rules, runs, options, progress, on_records)
+        return play_runs(rules, runs, options, progress, on_records, ray_module)
     total, before, stopped = sum(r.games for r in runs), 0, False
     out = []
     for k, r in enumerate(runs):

@@ -149,8 +149,8 @@ def _play_all(
 ) -> tuple[dict[str, np.ndarray], dict[str, Any] | None]:
     """The deals of a `selfplay` call, here or on Ray, with their replays written: the
     per-deal arrays and, on Ray, where the chunks ran."""
-    if options.ray:  # the cluster reached, the agents checked, before the replay file is opened
-        reach(options.ray, run.agents)
+    # The cluster reached and the agents checked before the replay file is opened.
+    ray_module = reach(options.ray, run.agents) if options.ray else None
     opened = bool(run.replays) and not _is_writer(replay_path)
     writer = ReplayWriter(replay_path) if opened else replay_path if run.replays else None
     seated = writer.for_seats(labels) if opened else writer  # (a caller's writer names the seats itself)
@@ -160,7 +160,7 @@ def _play_all(
         return answer is None or bool(answer)
 
     try:
-        runs, ray_info = runner.play(rules, [run], options, report, [seated.write if seated else None])
+        runs, ray_info = runner.play(rules, [run], options, report, [seated.write if seated else None], ray_module)
     finally:
         if opened:
             writer.close()
