@@ -24,5 +24,6 @@ void bind_selfplay(py::module_& m);
 void bind_envs(py::module_& m);
 void bind_qnet(py::module_& m);
 void bind_bots(py::module_& m);
+void bind_label(py::module_& m);
 
 }  // namespace shuangkou_py

@@ -12,6 +12,7 @@ PYBIND11_MODULE(_core, m) {
   shuangkou_py::bind_envs(m);
   shuangkou_py::bind_qnet(m);
   shuangkou_py::bind_bots(m);
+  shuangkou_py::bind_label(m);
   // Which build this is: "x86-64-v2" (the baseline), "x86-64-v3" (chosen at
   // import where the CPU has AVX2 and FMA), "native" or "default".
   m.attr("ARCH") = SHUANGKOU_ARCH;

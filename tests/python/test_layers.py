@@ -31,6 +31,7 @@ LAYERS = {
     "envs": 3,
     "runs": 4,
     "dmc": 5,
+    "expert": 5,
     "integrations": 5,
     "play": 6,
     "cli": 7,

@@ -22,14 +22,12 @@ Play heuristic_action(const Variant& v, const GameState& s, const MoveList& move
 // The most candidates compare_by_rollouts takes.
 inline constexpr int kMaxCompared = 8;
 
-// Determinized comparison of candidate plays (search.cc): on `samples` worlds
-// (WorldSampler), each candidate is played in the same world and the deal
-// finished by the heuristic in every seat, with the deal score as its value
-// (common random numbers: the candidates' differences carry less noise).
-// Returns the index of the chosen candidate: 0, the caller's default, unless
-// another's mean paired gain over it exceeds one standard error. 0 at once
-// once `cancel` is set. 1 <= plays.size() <= kMaxCompared; each must be legal
-// in `s` (kPass where s.can_pass()).
+// Determinized comparison of candidate plays (search.cc): the candidates'
+// rollouts on `samples` shared worlds (rollout_candidates, rollouts.h), scored
+// by the deal score. Returns the index of the chosen candidate: 0, the
+// caller's default, unless another's mean paired gain over it exceeds one
+// standard error. 0 at once once `cancel` is set. 1 <= plays.size() <=
+// kMaxCompared; each must be legal in `s` (kPass where s.can_pass()).
 int compare_by_rollouts(const Variant& v, const GameState& s, std::span<const Play> plays, int samples,
                         SplitMix64& rng, const CancelFlag* cancel);
 

@@ -15,87 +15,105 @@
 
 #include "bots_internal.h"
 #include "shuangkou/bots/hand_value.h"
+#include "shuangkou/bots/rollouts.h"
 #include "shuangkou/core/clip.h"
 #include "shuangkou/core/rewards.h"
 
-namespace shuangkou::detail {
-namespace {
+namespace shuangkou {
 
-constexpr int kMaxCandidates = 4;
-static_assert(kMaxCandidates <= kMaxCompared);
-constexpr double kConfidence = 1.0;
-
-struct Candidates {
-  std::array<Play, kMaxCandidates> plays;
+int search_candidates(const Variant& v, const GameState& s, const MoveList& moves,
+                      std::span<Play, kMaxSearchCandidates> out) {
   int size = 0;
-  bool contains(const Play& p) const {
-    return std::find(plays.begin(), plays.begin() + size, p) != plays.begin() + size;
-  }
-  void add(const Play& p) {
-    if (size < kMaxCandidates && !contains(p)) plays[size++] = p;
-  }
-};
-
-// The heuristic's choice first, then the pass, the weakest bomb, and the
-// non-bombs that leave the cheapest hand (hand_cost), up to kMaxCandidates.
-Candidates candidates(const Variant& v, const GameState& s, const MoveList& moves) {
-  Candidates c;
-  c.add(heuristic_action(v, s, moves));
-  if (s.can_pass()) c.add(kPass);
-  if (const Play* bomb = weakest_bomb(moves)) c.add(*bomb);
+  const auto add = [&](const Play& p) {
+    if (size < kMaxSearchCandidates && std::find(out.begin(), out.begin() + size, p) == out.begin() + size)
+      out[size++] = p;
+  };
+  add(detail::heuristic_action(v, s, moves));
+  if (s.can_pass()) add(kPass);
+  if (const Play* bomb = detail::weakest_bomb(moves)) add(*bomb);
   const CardCounts hand = s.hand(s.current_player());
   std::array<std::pair<float, int>, kMaxMoves> order;
   int n = 0;
   for (int i = 0; i < moves.size(); ++i)
     if (!is_bomb(moves[i].kind)) order[n++] = {hand_cost(v, hand - moves[i].cards), i};
   std::sort(order.begin(), order.begin() + n);
-  for (int i = 0; i < n && c.size < kMaxCandidates; ++i) c.add(moves[order[i].second]);
-  return c;
+  for (int i = 0; i < n && size < kMaxSearchCandidates; ++i) add(moves[order[i].second]);
+  return size;
 }
 
-// The rollout policy: the heuristic bot for every seat; the deal score of
-// `seat` once the deal is over.
-double rollout(const Variant& v, GameState x, int seat, MoveList& scratch) {
+Play heuristic_play(const Variant& v, const GameState& s, const MoveList& moves) {
+  return detail::heuristic_action(v, s, moves);
+}
+
+namespace {
+
+// The rollout policy: the heuristic bot for every seat, to the end of the deal.
+GameState rollout(const Variant& v, GameState x, MoveList& scratch) {
   while (!x.is_over()) {
     x.legal_moves(v, scratch);
-    const Play a = scratch.empty() ? kPass : heuristic_action(v, x, scratch);
+    const Play a = scratch.empty() ? kPass : detail::heuristic_action(v, x, scratch);
     x.apply_legal(v, a);
   }
-  return deal_reward(RewardMode::kScore, x, v, seat);
+  return x;
 }
 
 }  // namespace
 
-int compare_by_rollouts(const Variant& v, const GameState& s, std::span<const Play> plays, int samples,
-                        SplitMix64& rng, const CancelFlag* cancel) {
-  WorldSampler worlds(v, s);
+int rollout_candidates(const Variant& v, const GameState& s, std::span<const Play> plays, int worlds,
+                       SplitMix64& rng, const CancelFlag* cancel, std::span<RolloutTally> out) {
+  WorldSampler sampler(v, s);
   const int seat = s.current_player();
   const int n = static_cast<int>(plays.size());
   thread_local MoveList scratch;  // the caller's list holds the legal moves
-  // Per candidate: the sum, and the sum of squares, of its score minus the
-  // first candidate's on the same sample.
-  std::array<double, kMaxCompared> diff{}, diff_sq{};
-  for (int d = 0; d < samples; ++d) {
-    if (cancel_requested(cancel)) return 0;       // the run stops and discards the move
-    const GameState sample = worlds.sample(rng);  // a deal of the unseen cards, every count kept
-    double first = 0;
+  std::array<double, kMaxRolloutCandidates> win{};
+  for (int w = 0; w < worlds; ++w) {
+    if (cancel_requested(cancel)) return w;       // the caller stops and discards the move
+    const GameState world = sampler.sample(rng);  // a deal of the unseen cards, every count kept
+    double first = 0, mean_win = 0;
     for (int i = 0; i < n; ++i) {
-      GameState x = sample;
+      GameState x = world;
       x.apply_legal(v, plays[i]);
-      const double value = rollout(v, x, seat, scratch);
-      if (i == 0) first = value;
-      diff[i] += value - first;
-      diff_sq[i] += (value - first) * (value - first);
+      const GameState end = rollout(v, x, scratch);
+      const double score = deal_reward(RewardMode::kScore, end, v, seat);
+      win[i] = deal_reward(RewardMode::kWin, end, v, seat);
+      if (i == 0) first = score;
+      RolloutTally& t = out[i];
+      t.score += score;
+      t.score_sq += score * score;
+      t.gain += score - first;
+      t.gain_sq += (score - first) * (score - first);
+      t.win += win[i];
+      t.win_sq += win[i] * win[i];
+      mean_win += win[i];
+    }
+    mean_win /= n;
+    for (int i = 0; i < n; ++i) {
+      out[i].rel += win[i] - mean_win;
+      out[i].rel_sq += (win[i] - mean_win) * (win[i] - mean_win);
     }
   }
+  return worlds;
+}
+
+}  // namespace shuangkou
+
+namespace shuangkou::detail {
+
+constexpr double kConfidence = 1.0;
+static_assert(kMaxCompared <= kMaxRolloutCandidates);
+
+int compare_by_rollouts(const Variant& v, const GameState& s, std::span<const Play> plays, int samples,
+                        SplitMix64& rng, const CancelFlag* cancel) {
+  std::array<RolloutTally, kMaxCompared> tally{};
+  if (rollout_candidates(v, s, plays, samples, rng, cancel, tally) < samples) return 0;  // cancelled
   // The first candidate stands unless another scores better by more than
   // kConfidence standard errors of the paired difference: a few samples are
   // noisy, and the first is the guide's choice, a good default.
   int best = 0;
   double best_mean = 0;
-  for (int i = 1; i < n; ++i) {
-    const double mean = diff[i] / samples;
-    const double var = std::max(0.0, diff_sq[i] / samples - mean * mean);
+  for (int i = 1; i < static_cast<int>(plays.size()); ++i) {
+    const double mean = tally[i].gain / samples;
+    const double var = std::max(0.0, tally[i].gain_sq / samples - mean * mean);
     if (mean > best_mean && mean > kConfidence * std::sqrt(var / samples)) {
       best = i;
       best_mean = mean;
@@ -113,11 +131,11 @@ Play search_action(const Variant& v, const GameState& s, const MoveList& moves, 
   if (moves.empty()) return kPass;
   if (const Play* out = going_out(s, moves)) return *out;
   if (moves.size() == 1 && !s.can_pass()) return moves[0];  // the only legal action
-  const Candidates c = candidates(v, s, moves);
-  if (c.size == 1) return c.plays[0];
-  const int samples = std::max(1, rollouts / c.size);
-  return c
-      .plays[compare_by_rollouts(v, s, std::span<const Play>(c.plays.data(), c.size), samples, rng, cancel)];
+  std::array<Play, kMaxSearchCandidates> c;
+  const int size = search_candidates(v, s, moves, c);
+  if (size == 1) return c[0];
+  const int samples = std::max(1, rollouts / size);
+  return c[compare_by_rollouts(v, s, std::span<const Play>(c.data(), size), samples, rng, cancel)];
 }
 
 class SearchBot final : public Bot {

@@ -1,0 +1,54 @@
+// Determinized rollouts of candidate plays: what the search bots compare
+// (docs/heuristic.md) and what the expert labeller scores (docs/labels.md).
+//
+// For one position of the player to act, each world is a deal of the cards
+// the player cannot see to the seats that may hold them (WorldSampler); every
+// candidate is played in that same world and the deal finished by the
+// heuristic in every seat. All candidates see the same worlds (common random
+// numbers), so their differences carry less noise than their values.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "shuangkou/core/cancel.h"
+#include "shuangkou/core/game.h"
+#include "shuangkou/core/movegen.h"
+#include "shuangkou/core/rng.h"
+
+namespace shuangkou {
+
+// The most candidates one call of rollout_candidates takes.
+inline constexpr int kMaxRolloutCandidates = 64;
+// The most candidates the search bot compares (its own candidate list).
+inline constexpr int kMaxSearchCandidates = 4;
+
+// Sums over the worlds of one candidate's rollouts, for the deciding seat.
+struct RolloutTally {
+  double win = 0, win_sq = 0;      // the win reward: +1 / -1 by team result, 0 for a draw
+  double score = 0, score_sq = 0;  // the deal score
+  double gain = 0, gain_sq = 0;    // score minus the first candidate's score in the same world
+  double rel = 0, rel_sq = 0;      // win minus the mean win of all candidates in the same world
+};
+
+// Plays each of `plays` (legal in `s`; kPass where s.can_pass()) in `worlds`
+// worlds drawn from `rng`, each finished by the heuristic in every seat, and
+// adds each candidate's results into out[i] (out.size() >= plays.size()).
+// Returns the worlds played: fewer once `cancel` is set (checked before each
+// world). 1 <= plays.size() <= kMaxRolloutCandidates. Allocates nothing once a
+// thread has played a deal.
+int rollout_candidates(const Variant& v, const GameState& s, std::span<const Play> plays, int worlds,
+                       SplitMix64& rng, const CancelFlag* cancel, std::span<RolloutTally> out);
+
+// The heuristic bot's play in `s` from its legal plays `moves` (canonical,
+// legal_moves()); `moves` is not empty.
+Play heuristic_play(const Variant& v, const GameState& s, const MoveList& moves);
+
+// The plays the search bot compares in `s` (`moves` its legal plays, not
+// empty): the heuristic's choice first, then the pass where legal, the weakest
+// bomb, and the non-bombs that leave the cheapest hand, without repeats.
+// Writes them into `out` and returns how many (1..kMaxSearchCandidates).
+int search_candidates(const Variant& v, const GameState& s, const MoveList& moves,
+                      std::span<Play, kMaxSearchCandidates> out);
+
+}  // namespace shuangkou
