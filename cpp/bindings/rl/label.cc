@@ -45,7 +45,8 @@ py::dict label_deals_py(const py::handle& variant, int64_t deals, const py::sequ
                         const py::sequence& weights, const py::handle& seed, int64_t first, int threads,
                         double label_prob, int worlds, int all_legal_up_to, int max_candidates,
                         int random_candidates, const py::handle& guide, int guide_top,
-                        const py::handle& probe, bool with_state, const py::object& progress) {
+                        const py::handle& probe, bool with_state, const py::handle& world_salt,
+                        const py::object& progress) {
   sk::LabelOptions o;
   o.rules = make_rules(variant, py::kwargs());
   o.seed = seed_arg(seed);
@@ -65,6 +66,7 @@ py::dict label_deals_py(const py::handle& variant, int64_t deals, const py::sequ
   o.guide_top = guide_top;
   o.probe = optional_bot(probe, "probe");
   o.with_state = with_state;
+  o.world_salt = seed_arg(world_salt);
   sk::LabelSet labels;
   run_interruptible([&](const sk::CancelFlag& cancel, CallingThread& caller) {
     o.cancel = &cancel;
@@ -88,7 +90,7 @@ void bind_label(py::module_& m) {
         py::arg("label_prob") = 0.25, py::arg("worlds") = 32, py::arg("all_legal_up_to") = 12,
         py::arg("max_candidates") = 16, py::arg("random_candidates") = 2, py::arg("guide") = py::none(),
         py::arg("guide_top") = 4, py::arg("probe") = py::none(), py::arg("with_state") = true,
-        py::arg("progress") = py::none(),
+        py::arg("world_salt") = 0, py::arg("progress") = py::none(),
         "Low-level expert labeller (see shuangkou.expert.labels and docs/labels.md): deals "
         "first..first+deals-1 "
         "of the seed played by the agents, sampled decisions' candidates scored by determinized rollouts; "

@@ -15,7 +15,9 @@
 namespace shuangkou {
 namespace {
 
-constexpr uint64_t kLabelSalt = 0x1ABE11EDULL;  // the labeller's stream of a deal, apart from the agents'
+// The labeller's streams of a deal, apart from the agents': decisions and
+// candidates, and worlds.
+constexpr uint64_t kLabelSalt = 0x1ABE11EDULL, kWorldSalt = 0x3091D5ULL;
 constexpr int64_t kMaxWorlds = 1 << 16;
 
 // The candidates of one decision, each with why it is there.
@@ -167,12 +169,12 @@ struct DealContext {
 // Labels the decision `d` of the deal: its candidates scored on shared
 // worlds. `chosen` is the play the seat's agent makes. False if cancelled.
 bool label_decision(const DealContext& k, const Decision& d, const Play& chosen, SplitMix64& rng,
-                    LabelSet& out) {
+                    SplitMix64& world_rng, LabelSet& out) {
   const LabelOptions& o = k.o;
   const Candidates c = candidates(o, d, rng);
   std::array<RolloutTally, kMaxRolloutCandidates> tally{};
   const int worlds = rollout_candidates(d.variant, d.state, std::span<const Play>(c.plays.data(), c.size),
-                                        o.worlds, rng, o.cancel, tally);
+                                        o.worlds, world_rng, o.cancel, tally);
   if (worlds < o.worlds) return false;
   const int seat = d.state.current_player();
   const size_t at = out.obs.size();
@@ -211,6 +213,7 @@ bool label_deal(const LabelOptions& o, int64_t index, MoveList& moves, LabelSet&
   const Variant& v = o.rules.variant();
   const uint64_t seed = derive_seed(o.seed, static_cast<uint64_t>(index));
   SplitMix64 agent_rng(agent_seed(seed)), label_rng(mix64(seed ^ kLabelSalt));
+  SplitMix64 world_rng(mix64(seed ^ kWorldSalt ^ mix64(o.world_salt)));
   DealContext k{o, index, {}};
   const int8_t team0 = draw_agent(o, label_rng), team1 = draw_agent(o, label_rng);
   for (int s = 0; s < kNumSeats; ++s) k.agent_of[s] = s % 2 == 0 ? team0 : team1;
@@ -224,7 +227,7 @@ bool label_deal(const LabelOptions& o, int64_t index, MoveList& moves, LabelSet&
     const bool labelled = legal_count(dec) >= 2 && uniform01(label_rng) < o.label_prob;
     const Play a = moves.empty() ? kPass : o.agents[k.agent_of[seat]]->step(dec);
     if (cancel_requested(o.cancel)) return false;
-    if (labelled && !label_decision(k, dec, a, label_rng, out)) return false;
+    if (labelled && !label_decision(k, dec, a, label_rng, world_rng, out)) return false;
     d.apply(v, a);
   }
   return true;

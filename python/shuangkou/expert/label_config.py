@@ -29,6 +29,7 @@ _INTS = {  # name -> (least, most)
     "shards": (1, MAX_SHARDS),
     "threads": (0, _core.MAX_THREADS),
     "seed": (0, 2**64 - 1),
+    "world_salt": (0, 2**64 - 1),
 }
 
 
@@ -51,6 +52,7 @@ class LabelConfig:
     shards: int = 64  # shards in all
     threads: int = 0  # 0: every core
     seed: int = 0x1ABE_2026_0001  # the labelling deals' seed (disjoint from eval-v1's)
+    world_salt: int = 0  # another salt: the same decisions and candidates scored on fresh worlds
 
     @classmethod
     def from_yaml(cls, path: str | os.PathLike) -> LabelConfig:

@@ -99,6 +99,7 @@ def label_shard(config: LabelConfig, rules: Any, index: int, progress: Callable[
         random_candidates=config.random_candidates,
         guide_top=config.guide_top,
         with_state=config.with_state,
+        world_salt=config.world_salt,
         progress=progress,
         **{k: (None if v == "none" else v) for k, v in optional.items()},
     )

@@ -7,7 +7,9 @@
 // agents, the decisions labelled and the worlds come from streams of that
 // deal's seed alone, so a deal's labels do not depend on the thread count or
 // on which other deals are labelled with it. The positions are those the
-// agents reach: labelling draws from its own stream, never the agents'.
+// agents reach: labelling draws from its own streams, never the agents': one
+// picks the decisions labelled and the random candidates, another (salted by
+// world_salt) draws the worlds.
 #pragma once
 
 #include <cstdint>
@@ -51,6 +53,10 @@ struct LabelOptions {
   int guide_top = 4;
   BotPtr probe;            // optional: a bot that rates its moves; where its best lies is recorded
   bool with_state = true;  // also write the full-information state (encode_state)
+  // The worlds' stream of a deal is salted with this: another salt scores the
+  // same decisions' same candidates on fresh worlds (an unbiased second
+  // estimate, for the regret of a choice made on the first).
+  uint64_t world_salt = 0;
   const CancelFlag* cancel = nullptr;
 };
 
