@@ -167,8 +167,8 @@ struct DealContext {
 };
 
 // Labels the decision `d` of the deal: its candidates scored on shared
-// worlds. `chosen` is the play the seat's agent makes. False if cancelled.
-bool label_decision(const DealContext& k, const Decision& d, const Play& chosen, SplitMix64& rng,
+// worlds. `chosen` is the play the seat's agent makes (null: none). False if cancelled.
+bool label_decision(const DealContext& k, const Decision& d, const Play* chosen, SplitMix64& rng,
                     SplitMix64& world_rng, LabelSet& out) {
   const LabelOptions& o = k.o;
   const Candidates c = candidates(o, d, rng);
@@ -191,7 +191,7 @@ bool label_decision(const DealContext& k, const Decision& d, const Play& chosen,
   out.agent.push_back(k.agent_of[seat]);
   out.legal.push_back(static_cast<int16_t>(legal_count(d)));
   out.worlds.push_back(worlds);
-  out.chosen.push_back(static_cast<int16_t>(c.find(chosen)));
+  out.chosen.push_back(static_cast<int16_t>(chosen ? c.find(*chosen) : -1));
   out.probe_best.push_back(rated_pick(o.probe.get(), d, c));
   write_candidates(c, o.rules.catalogue(), tally, worlds, out);
   return true;
@@ -213,7 +213,7 @@ bool label_deal(const LabelOptions& o, int64_t index, MoveList& moves, LabelSet&
   const Variant& v = o.rules.variant();
   const uint64_t seed = derive_seed(o.seed, static_cast<uint64_t>(index));
   SplitMix64 agent_rng(agent_seed(seed)), label_rng(mix64(seed ^ kLabelSalt));
-  SplitMix64 world_rng(mix64(seed ^ kWorldSalt ^ mix64(o.world_salt)));
+  SplitMix64 world_rng(label_world_seed(seed, o.world_salt));
   DealContext k{o, index, {}};
   const int8_t team0 = draw_agent(o, label_rng), team1 = draw_agent(o, label_rng);
   for (int s = 0; s < kNumSeats; ++s) k.agent_of[s] = s % 2 == 0 ? team0 : team1;
@@ -227,11 +227,35 @@ bool label_deal(const LabelOptions& o, int64_t index, MoveList& moves, LabelSet&
     const bool labelled = legal_count(dec) >= 2 && uniform01(label_rng) < o.label_prob;
     const Play a = moves.empty() ? kPass : o.agents[k.agent_of[seat]]->step(dec);
     if (cancel_requested(o.cancel)) return false;
-    if (labelled && !label_decision(k, dec, a, label_rng, world_rng, out)) return false;
+    if (labelled && !label_decision(k, dec, &a, label_rng, world_rng, out)) return false;
     d.apply(v, a);
   }
   return true;
 }
+
+}  // namespace
+
+uint64_t label_world_seed(uint64_t stream_seed, uint64_t world_salt) {
+  return mix64(stream_seed ^ kWorldSalt ^ mix64(world_salt));
+}
+
+bool label_position(const LabelOptions& o, const GameState& s, std::span<const Action> recent,
+                    uint64_t stream_seed, LabelSet& out) {
+  if (s.is_over()) throw std::invalid_argument("label_position: the deal is over");
+  const Variant& v = o.rules.variant();
+  MoveList moves;
+  s.legal_moves(v, moves);
+  SplitMix64 agent_rng(agent_seed(stream_seed)), label_rng(mix64(stream_seed ^ kLabelSalt));
+  SplitMix64 world_rng(label_world_seed(stream_seed, o.world_salt));
+  const Decision d{v, s, recent, moves, agent_rng, o.cancel};
+  if (legal_count(d) < 2)
+    throw std::invalid_argument("label_position: the player to act has one legal action");
+  if (out.offset.empty()) out.offset.push_back(0);
+  const DealContext k{o, -1, {-1, -1, -1, -1}};
+  return label_decision(k, d, nullptr, label_rng, world_rng, out);
+}
+
+namespace {
 
 template <typename T>
 void append_rows(std::vector<T>& to, const std::vector<T>& from) {

@@ -104,6 +104,7 @@ from .train_config import MAX_AVERAGED, MAX_COUNT, RESUME_MAY_CHANGE, TrainConfi
 # The files a run writes into `out`.
 OUTPUTS = (
     "model.safetensors",
+    "holdout.csv",
     "checkpoint.pt",
     "train.csv",
     "eval.csv",
@@ -344,14 +345,14 @@ def _start(config: TrainConfig, out: Path, state: dict[str, Any] | None, net: QN
     at: dict[str, Any] = {"update": 0, "version": 0, "samples": 0, "decisions": 0.0, "elapsed_s": 0.0}
     at |= {"lost_samples": 0, "actor_restarts": 0}
     if state is None:
-        for name in ("train.csv", "eval.csv", "checkpoint.pt"):  # a fresh run starts the folder over
+        for name in ("train.csv", "eval.csv", "holdout.csv", "checkpoint.pt"):  # a fresh run starts the folder over
             (out / name).unlink(missing_ok=True)
         return at
     _restore(state, out, net, optimizer)
     at["update"], at["version"] = state["update"], state["version"]
     # The logs go on from the checkpoint: rows written after it are dropped (both logs
     # read before either is rewritten).
-    logs = {name: _log_rows(out / name, at["update"]) for name in ("train.csv", "eval.csv")}
+    logs = {name: _log_rows(out / name, at["update"]) for name in ("train.csv", "eval.csv", "holdout.csv")}
     for name, (_, text) in logs.items():
         if text is not None:
             with output_file(out / name, newline="") as f:
@@ -513,6 +514,10 @@ def train(
     (a line on stderr says so). The checkpoint is the same either way."""
     from tqdm import tqdm
 
+    if config.distill is not None:  # expert labels alone: no actors
+        from .distill import train_distill
+
+        return train_distill(config, Path(out), resume, progress, force)
     ray = check_ray_arg(ray)
     rules = config.check()  # the variant, resolved once for the whole run
     eval_rules = arena_rules(rules)  # and the evaluations' (fixed seats), once too

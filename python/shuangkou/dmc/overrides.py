@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from ..util.variant_files import parse_mapping, shown
-from .train_config import RAY_KEYS, TrainConfig, _read_yaml
+from .train_config import DISTILL_KEYS, RAY_KEYS, TrainConfig, _read_yaml
 
 # The settings that are sections (a mapping of their own keys), and those keys.
-SECTIONS = {"ray": RAY_KEYS}
+SECTIONS = {"ray": RAY_KEYS, "distill": DISTILL_KEYS}
 KEYS = tuple(f.name for f in dataclasses.fields(TrainConfig))
 
 

@@ -69,7 +69,7 @@ _INTS = {  # name -> (least, most)
     "num_envs": (1, MAX_ENVS),
     "threads": (0, _core.MAX_THREADS),
     "teacher_updates": (0, MAX_COUNT),
-    "collect": (1, MAX_COUNT),
+    "collect": (0, MAX_COUNT),  # 0: no actors (a distill: section's labels alone)
     "replay": (0, MAX_COUNT),
     "batch_size": (1, MAX_COUNT),
     "updates": (1, MAX_COUNT),
@@ -123,6 +123,53 @@ class RaySettings:
         return cls(**data)
 
 
+@dataclasses.dataclass(frozen=True)
+class DistillSettings:
+    """The `distill:` section of a training config: a Q network trained on expert labels
+    (docs/labels.md, docs/training.md). With `collect: 0` the run trains on the labels
+    alone (no actors)."""
+
+    labels: tuple[str, ...] = ()  # labelling run folders (shuangkou label --out), relative to the working folder
+    holdout_shards: int = 8  # the first shards of the first folder: held out of training, for the regret
+    fresh: str = "none"  # a labelling run of those shards with another world_salt: the fresh estimate
+    abs_weight: float = 0.1  # regression of Q to each candidate's mean win, beside the relative values
+    rank_weight: float = 0.0  # cross-entropy of the softmax over the candidates toward the best one
+    se_floor: float = 0.05  # a candidate's weight is 1 / (se**2 + se_floor**2)
+
+    @classmethod
+    def from_value(cls, value: Any, where: str) -> DistillSettings | None:
+        """The settings of a `distill:` value (None: no section); ValueError naming `where`
+        and the key for anything else."""
+        if value is None or isinstance(value, DistillSettings):
+            return value
+        if not isinstance(value, dict):
+            raise ValueError(f"{where}: distill: {shown(value)} is not a mapping (keys: {', '.join(DISTILL_KEYS)})")
+        unknown = sorted(str(k) for k in set(value) - set(DISTILL_KEYS))
+        if unknown:
+            raise ValueError(
+                f"{where}: distill: unknown setting {shown(unknown[0], 40)} (known: {', '.join(DISTILL_KEYS)})"
+            )
+        data = dict(value)
+        labels = data.get("labels", ())
+        labels = [labels] if isinstance(labels, str) else labels
+        if not isinstance(labels, (list, tuple)) or not labels or not all(isinstance(x, str) and x for x in labels):
+            raise ValueError(f"{where}: distill: labels: one or more labelling folders, got {shown(labels)}")
+        data["labels"] = tuple(labels)
+        h = data.get("holdout_shards", 8)
+        if isinstance(h, bool) or not isinstance(h, int) or not 0 <= h <= 1 << 20:
+            raise ValueError(f"{where}: distill: holdout_shards: must be an integer 0..{1 << 20:,}, got {shown(h)}")
+        if not isinstance(data.get("fresh", "none"), str) or not data.get("fresh", "none"):
+            raise ValueError(f"{where}: distill: fresh: a labelling folder or none, got {shown(data.get('fresh'))}")
+        for name in ("abs_weight", "rank_weight", "se_floor"):
+            x = data.get(name, getattr(cls, name))
+            if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x <= 1e6:
+                raise ValueError(f"{where}: distill: {name}: must be a number 0..1e6, got {shown(x)}")
+            data[name] = float(x)
+        if data["se_floor"] <= 0:
+            raise ValueError(f"{where}: distill: se_floor: must be > 0, got {data['se_floor']}")
+        return cls(**data)
+
+
 _RAY_INTS = {  # name -> (least, most)
     "actors": (1, MAX_RAY_ACTORS),
     "cpus_per_actor": (1, _core.MAX_THREADS),
@@ -130,6 +177,7 @@ _RAY_INTS = {  # name -> (least, most)
     "restarts": (0, MAX_COUNT),
 }
 RAY_KEYS = tuple(f.name for f in dataclasses.fields(RaySettings))
+DISTILL_KEYS = tuple(f.name for f in dataclasses.fields(DistillSettings))
 
 
 @dataclasses.dataclass
@@ -165,6 +213,8 @@ class TrainConfig:
     device: str = "auto"  # auto, cpu or cuda
     checkpoint_minutes: float = 10.0  # a checkpoint at least this often, besides the evaluations' (0: only those)
     ray: RaySettings | None = None  # the `ray:` section: the actors on a Ray cluster (used with --ray only)
+    init_from: str = "none"  # a model file whose weights the network starts from (its hidden widths)
+    distill: DistillSettings | None = None  # the `distill:` section: train on expert labels
 
     @classmethod
     def from_yaml(cls, path: str | os.PathLike) -> TrainConfig:
@@ -250,15 +300,32 @@ class TrainConfig:
             raise fail("device", f"must be auto, cpu or cuda, got {shown(self.device)}")
         if 0 < self.replay < self.batch_size:
             raise fail("replay", f"{self.replay} must hold at least batch_size ({self.batch_size})")
-        if self.replay == 0 and self.collect < self.batch_size:
+        if self.collect == 0 and self.distill is None:
+            raise fail("collect", "0 (no actors) trains on expert labels alone: give a distill: section")
+        if self.collect > 0 and self.distill is not None:
+            raise fail("distill", "a distill: section trains on the labels alone: give collect: 0")
+        if self.replay == 0 and 0 < self.collect < self.batch_size:
             raise fail("collect", f"without a replay buffer collect must be at least batch_size ({self.batch_size})")
         if (self.opponent == "self") != (self.opponent_share == 0):
             raise fail("opponent", "opponent and opponent_share go together (self with 0, a bot with a share)")
         if (self.teacher == "none") != (self.teacher_start == 0 or self.teacher_updates == 0):
             raise fail("teacher", "teacher, teacher_start and teacher_updates go together (none with 0)")
         rules = self._check_play(where, lines)
+        if self.init_from != "none":
+            self._check_init(fail)
         self.check_memory(where=where, lines=lines)
         return rules
+
+    def _check_init(self, fail: Any) -> None:
+        """init_from: a model file of this build's input sizes and the config's hidden widths."""
+        try:
+            qnet = _core.QNet.load(self.init_from)
+        except ValueError as e:
+            raise fail("init_from", clip(str(e), 400)) from None
+        if list(qnet.hidden) != list(self.hidden):
+            raise fail(
+                "init_from", f"'{self.init_from}' has hidden {list(qnet.hidden)}, the config {list(self.hidden)}"
+            )
 
     def _check_play(self, where: str, lines: dict[str, str]) -> _core.Rules:
         """check()'s part for the bots named, the actor groups and the variant (resolved
@@ -381,6 +448,8 @@ def _coerce(name: str, value: Any, where: str) -> Any:
     float where a float is due, the ray section RaySettings); ValueError naming it otherwise."""
     if name == "ray":
         return RaySettings.from_value(value, where)
+    if name == "distill":
+        return DistillSettings.from_value(value, where)
     default = getattr(_DEFAULTS, name)
     ok = not isinstance(value, bool)
     if isinstance(default, tuple):

@@ -301,12 +301,12 @@ def read_labels(folder: str | os.PathLike, indexes: list[int] | None = None) -> 
     return Labels(concatenate(parts))
 
 
-def concatenate(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    """Shards' arrays as one set, the offsets rebased."""
+def concatenate(parts: list[dict[str, np.ndarray]], names: tuple[str, ...] = tuple(ARRAYS)) -> dict[str, np.ndarray]:
+    """Shards' arrays (those of `names`) as one set, the offsets rebased."""
     out = {}
-    for name in ARRAYS:
+    for name in names:
         if name == "offset":
-            bases = np.cumsum([0] + [p["action"].shape[0] for p in parts[:-1]])
+            bases = np.cumsum([0] + [p["offset"][-1] for p in parts[:-1]])
             out[name] = np.concatenate([parts[0]["offset"][:1]] + [p["offset"][1:] + b for p, b in zip(parts, bases)])
         else:
             out[name] = np.concatenate([p[name] for p in parts])

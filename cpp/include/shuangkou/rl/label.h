@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -95,5 +96,19 @@ struct LabelSet {
 // to stop; throws std::invalid_argument naming a bad option, and Cancelled
 // once `cancel` is set (the labels are lost).
 LabelSet label_deals(const LabelOptions& o, const std::function<bool(int64_t)>& progress = {});
+
+// Labels the decision of the player to act in `s` (two or more legal actions;
+// `recent`: the deal's last actions, for the observation) as label_deals
+// labels a decision: its candidates (the random ones drawn from a stream of
+// `stream_seed`) scored on the worlds of label_world_seed(stream_seed,
+// o.world_salt), the stream's first worlds. Appends one decision to `out`
+// (deal -1, agent -1, chosen -1). For tests and tools; throws
+// std::invalid_argument for a finished deal or a single legal action. False,
+// with nothing appended, if cancelled.
+bool label_position(const LabelOptions& o, const GameState& s, std::span<const Action> recent,
+                    uint64_t stream_seed, LabelSet& out);
+
+// The seed of the worlds' stream of a deal dealt from `deal_seed`.
+uint64_t label_world_seed(uint64_t deal_seed, uint64_t world_salt);
 
 }  // namespace shuangkou
