@@ -30,13 +30,13 @@ LAYERS = {
     "agents": 2,
     "envs": 3,
     "runs": 4,
-    "dmc": 5,
     "expert": 5,
     "integrations": 5,
-    "play": 6,
-    "cli": 7,
-    "__main__": 8,
-    "_native": 9,
+    "dmc": 6,
+    "play": 7,
+    "cli": 8,
+    "__main__": 9,
+    "_native": 10,
 }
 LOOSE = {"__init__.py", "__main__.py", "_native.py", "errors.py"}
 # The optional stacks (pyproject.toml's extras): a module that imports one at its top is

@@ -16,6 +16,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..expert.label_config import LabelConfig
+from ..expert.labels import label
 from ..util.checks import int_arg
 from .options import add_quiet_option
 from .running import error
@@ -37,9 +39,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..expert.label_config import LabelConfig
-    from ..expert.labels import label
-
     config = LabelConfig.from_yaml(args.config)
     if args.max_shards is not None:
         int_arg(args.max_shards, "--max-shards", 1)

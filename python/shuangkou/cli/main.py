@@ -22,7 +22,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"shuangkou {VERSION}")
     sub = parser.add_subparsers(dest="command", required=True)
-    for add in (selfplay.add_parser, arena.add_parser, train.add_parser, label.add_parser, play.add_parser, play.add_replay_parser):
+    for add in (
+        selfplay.add_parser,
+        arena.add_parser,
+        train.add_parser,
+        label.add_parser,
+        play.add_parser,
+        play.add_replay_parser,
+    ):
         add(sub)
     rules.add_parsers(sub)
     return parser

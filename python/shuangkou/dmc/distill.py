@@ -164,7 +164,7 @@ def gather(data: dict[str, Any], idx: torch.Tensor) -> dict[str, torch.Tensor]:
 
 
 def _segment_max(q: torch.Tensor, seg: torch.Tensor, n: int) -> torch.Tensor:
-    return torch.full((n,), -torch.inf, dtype=q.dtype, device=q.device).index_reduce_(0, seg, q, "amax")
+    return torch.full((n,), -torch.inf, dtype=q.dtype, device=q.device).scatter_reduce_(0, seg, q, "amax")
 
 
 def distill_loss(
@@ -198,7 +198,7 @@ def choices(net: QNetwork, b: dict[str, torch.Tensor]) -> torch.Tensor:
     top = _segment_max(q, b["seg"], n)
     rows = torch.arange(len(q), device=q.device)
     at_top = torch.where(q == top[b["seg"]], rows, torch.full_like(rows, len(q)))
-    return torch.full((n,), len(q), dtype=rows.dtype, device=q.device).index_reduce_(0, b["seg"], at_top, "amin")
+    return torch.full((n,), len(q), dtype=rows.dtype, device=q.device).scatter_reduce_(0, b["seg"], at_top, "amin")
 
 
 @torch.no_grad()
@@ -242,7 +242,7 @@ class DistillRun:
     step logs, evaluates and checkpoints as the DMC learner's does."""
 
     def __init__(
-        self, config: TrainConfig, eval_rules: _core.Rules, out: Path, device: torch.device, state: Any
+        self, config: TrainConfig, data: LabelData, eval_rules: _core.Rules, out: Path, device: torch.device, state: Any
     ) -> None:
         assert config.distill is not None
         self.config, self.settings, self.eval_rules, self.out = config, config.distill, eval_rules, out
@@ -253,9 +253,9 @@ class DistillRun:
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.lr)
         self.at = learner._start(config, out, state, self.net, self.optimizer)
         self.samples = self.at["samples"]
-        self.data = LabelData(self.settings, device)
+        self.data = data
         self.metadata = {"variant": config.variant, "config": repr(dataclasses.asdict(config))}
-        self.generator = torch.Generator().manual_seed((config.seed + self.at["update"]) % 2**64)
+        self.generator = torch.Generator()
         self.started = time.perf_counter() - self.at["elapsed_s"]
         self.saved_at, self.saved_time = self.at["update"], time.monotonic()
         self.last_log: dict[str, Any] = {}
@@ -268,6 +268,8 @@ class DistillRun:
         """Update `update`: one Adam step on a batch of labels, and the log row and
         evaluation that fall due."""
         config = self.config
+        # Each update's batch from its own seed: a resumed run draws what the straight run drew.
+        self.generator.manual_seed((config.seed * 1_000_003 + update) % 2**63)
         batch = self.data.batch(config.batch_size, self.generator)
         for group in self.optimizer.param_groups:
             group["lr"] = config.learning_rate(update)
@@ -319,8 +321,9 @@ def train_distill(config: TrainConfig, out: Path, resume: bool, progress: bool, 
     rules = config.check()
     out = Path(out)
     device = learner._device(config.device)
+    data = LabelData(config.distill, device)  # (read and checked before anything is written)
     state = learner._prepare_out(config, out, resume, force)
-    run = DistillRun(config, learner.arena_rules(rules), out, device, state)
+    run = DistillRun(config, data, learner.arena_rules(rules), out, device, state)
     start = run.at["update"]
     with tqdm(total=config.updates, initial=start, unit="update", disable=not progress, desc="distill") as bar:
         with learner._stop_after_update() as stop:

@@ -300,12 +300,7 @@ class TrainConfig:
             raise fail("device", f"must be auto, cpu or cuda, got {shown(self.device)}")
         if 0 < self.replay < self.batch_size:
             raise fail("replay", f"{self.replay} must hold at least batch_size ({self.batch_size})")
-        if self.collect == 0 and self.distill is None:
-            raise fail("collect", "0 (no actors) trains on expert labels alone: give a distill: section")
-        if self.collect > 0 and self.distill is not None:
-            raise fail("distill", "a distill: section trains on the labels alone: give collect: 0")
-        if self.replay == 0 and 0 < self.collect < self.batch_size:
-            raise fail("collect", f"without a replay buffer collect must be at least batch_size ({self.batch_size})")
+        self._check_sources(fail)
         if (self.opponent == "self") != (self.opponent_share == 0):
             raise fail("opponent", "opponent and opponent_share go together (self with 0, a bot with a share)")
         if (self.teacher == "none") != (self.teacher_start == 0 or self.teacher_updates == 0):
@@ -315,6 +310,15 @@ class TrainConfig:
             self._check_init(fail)
         self.check_memory(where=where, lines=lines)
         return rules
+
+    def _check_sources(self, fail: Any) -> None:
+        """Where the samples come from: actors (collect > 0) or expert labels (a distill: section)."""
+        if self.collect == 0 and self.distill is None:
+            raise fail("collect", "0 (no actors) trains on expert labels alone: give a distill: section")
+        if self.collect > 0 and self.distill is not None:
+            raise fail("distill", "a distill: section trains on the labels alone: give collect: 0")
+        if self.replay == 0 and 0 < self.collect < self.batch_size:
+            raise fail("collect", f"without a replay buffer collect must be at least batch_size ({self.batch_size})")
 
     def _check_init(self, fail: Any) -> None:
         """init_from: a model file of this build's input sizes and the config's hidden widths."""
