@@ -1,6 +1,8 @@
 """The README's timings (setup, the main job, its deals per second), measured by one
-script, saved with the build configuration they were measured with, and written into
-README.md between generated markers, so they cannot drift from the build they describe.
+script, saved with the build configuration they were measured with, and written between
+generated markers, so they cannot drift from the build they describe: the main job's
+output into README.md, the setup's figures (with the machine, the commit and the build)
+and the deals per second into experiments/benchmarks.md (BLOCKS says which file has which).
 
 python scripts/measure_readme.py --measure [--runs N] [--append]
     N fresh clones of this checkout's HEAD (default 2), one after the other, each with
@@ -9,14 +11,14 @@ python scripts/measure_readme.py --measure [--runs N] [--append]
     (`.venv/bin/shuangkou selfplay --out runs/demo`), records the date, commit,
     machine, how many cores other work kept busy meanwhile (from /proc/stat, less
     the measured commands' own CPU time) and the build configuration the clone's
-    setup produced, saves experiments/readme_figures.json and rewrites the README's
-    blocks. The README shows the range over the runs, and the output of the fastest.
+    setup produced, saves experiments/readme_figures.json and rewrites the blocks.
+    They show the range over the runs, and the output of the fastest.
     --append adds the runs to the saved ones (same commit and build configuration
     only): measure again when the shared machine is quieter, keep every run.
 python scripts/measure_readme.py
-    rewrites the README's blocks from experiments/readme_figures.json.
+    rewrites the blocks from experiments/readme_figures.json.
 python scripts/measure_readme.py --check
-    exit 1 if the README's blocks differ from the saved figures, or if the figures
+    exit 1 if the blocks differ from the saved figures, or if the figures
     were measured with a build configuration other than this checkout's (the build
     that scripts/setup.sh makes in build/<wheel tag>/: compiler, build type, the
     modules built and their compile and link flags, the package version). Tests run this.
@@ -46,11 +48,21 @@ README = ROOT / "README.md"
 FIGURES = ROOT / "experiments" / "readme_figures.json"
 SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 MAIN_JOB = ["shuangkou", "selfplay", "--out", "runs/demo"]
-BLOCKS = ("setup", "main-job", "speed")
+# Each block and the file that shows it, relative to ROOT: the README shows the main job's
+# output; the measurement's provenance and the deals per second are in the benchmarks.
+BLOCKS = {"setup": "experiments/benchmarks.md", "main-job": "README.md", "speed": "experiments/benchmarks.md"}
 
 
 def markers(name: str) -> tuple[str, str]:
     return f"<!-- figures:{name}:begin (scripts/measure_readme.py) -->", f"<!-- figures:{name}:end -->"
+
+
+def shown_in() -> dict[Path, list[str]]:
+    """Each file that shows figures (under ROOT, as it is when called), with its blocks."""
+    files: dict[Path, list[str]] = {}
+    for name, where in BLOCKS.items():
+        files.setdefault(ROOT / where, []).append(name)
+    return files
 
 
 # --- the build configuration ----------------------------------------------------
@@ -294,8 +306,8 @@ def render_speed(f: dict) -> str:
     decisions = [r["decisions_per_s"] / 1e6 for r in runs]
     threads = runs[-1]["threads"]
     return _fill(
-        f"The main job above: {_span(deals, '{:,.0f}')} random deals of baibian per second on {threads} "
-        f"threads ({_span([d / threads for d in deals], '{:,.0f}')} per thread; "
+        f"The main job (`{' '.join(MAIN_JOB)}`): {_span(deals, '{:,.0f}')} random deals of baibian per second "
+        f"on {threads} threads ({_span([d / threads for d in deals], '{:,.0f}')} per thread; "
         f"{_span(decisions, '{:.1f}')} million decisions per second), every deal's results recorded; "
         f"measured {f['date']} at commit `{f['commit']}` by `scripts/measure_readme.py`, "
         f"{_load_span(f, ('main_job',))}."
@@ -305,23 +317,35 @@ def render_speed(f: dict) -> str:
 RENDER = {"setup": render_setup, "main-job": render_main_job, "speed": render_speed}
 
 
-def readme_text(figures: dict, text: str) -> str:
-    for name in BLOCKS:
+def filled_text(figures: dict, text: str, names: list[str], where: str) -> str:
+    """`text` (of the file `where`) with its blocks `names` written from the figures."""
+    for name in names:
         begin, end = markers(name)
         if begin not in text or end not in text:
-            raise SystemExit(f"README.md lacks the markers {begin} ... {end}")
+            raise SystemExit(f"{where} lacks the markers {begin} ... {end}")
         start, stop = text.index(begin), text.index(end) + len(end)
         text = text[:start] + begin + "\n" + RENDER[name](figures) + "\n" + end + text[stop:]
     return text
 
 
+def stale_files(figures: dict) -> list[Path]:
+    """The files whose blocks differ from the figures."""
+    stale = []
+    for path, names in shown_in().items():
+        text = path.read_text(encoding="utf-8")
+        if filled_text(figures, text, names, str(path.relative_to(ROOT))) != text:
+            stale.append(path)
+    return stale
+
+
 def check(figures: dict) -> list[str]:
-    """What is wrong with the README's figures (nothing: an empty list)."""
+    """What is wrong with the shown figures (nothing: an empty list)."""
     problems = []
-    text = README.read_text(encoding="utf-8")
-    if readme_text(figures, text) != text:
+    stale = stale_files(figures)
+    if stale:
+        names = ", ".join(str(p.relative_to(ROOT)) for p in stale)
         problems.append(
-            "README.md's measured figures differ from experiments/readme_figures.json: "
+            f"{names}: the measured figures differ from experiments/readme_figures.json: "
             "run python scripts/measure_readme.py"
         )
     current = build_config(ROOT)
@@ -337,10 +361,10 @@ def check(figures: dict) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--measure", action="store_true", help="measure in fresh clones, save and rewrite the README")
+    ap.add_argument("--measure", action="store_true", help="measure in fresh clones, save and rewrite the blocks")
     ap.add_argument("--runs", type=int, default=2, help="fresh clones to measure (with --measure; default 2)")
     ap.add_argument("--append", action="store_true", help="with --measure: keep the saved runs, add these")
-    ap.add_argument("--check", action="store_true", help="exit 1 if the README or the build configuration differs")
+    ap.add_argument("--check", action="store_true", help="exit 1 if the blocks or the build configuration differ")
     args = ap.parse_args(argv)
     if args.measure:
         figures = measure(args.runs)
@@ -361,11 +385,12 @@ def main(argv: list[str] | None = None) -> int:
         for p in problems:
             print(p, file=sys.stderr)
         return 1 if problems else 0
-    text = README.read_text(encoding="utf-8")
-    new = readme_text(figures, text)
-    if new != text:
-        README.write_text(new, encoding="utf-8")
-        print("wrote README.md")
+    for path, names in shown_in().items():
+        text = path.read_text(encoding="utf-8")
+        new = filled_text(figures, text, names, str(path.relative_to(ROOT)))
+        if new != text:
+            path.write_text(new, encoding="utf-8")
+            print(f"wrote {path.relative_to(ROOT)}")
     return 0
 
 

@@ -2,7 +2,9 @@
 scripts/measure_readme.py's saved measurement (experiments/readme_figures.json), and
 that measurement was made with the build configuration this checkout builds: a change
 of compiler, flags, build type or of the modules built fails here until someone
-measures again (python scripts/measure_readme.py --measure)."""
+measures again (python scripts/measure_readme.py --measure). The README shows the main
+job's output; the measurement's provenance and speed are in experiments/benchmarks.md
+(the script's BLOCKS)."""
 
 from __future__ import annotations
 
@@ -66,12 +68,18 @@ def fake_build(
 
 
 def test_the_readme_shows_the_saved_measurement():
-    text = mr.README.read_text(encoding="utf-8")
-    assert mr.readme_text(FIGURES, text) == text, "run python scripts/measure_readme.py"
-    for name in mr.BLOCKS:
-        begin, end = mr.markers(name)
-        assert text.count(begin) == 1 and text.count(end) == 1
-    assert f"commit `{FIGURES['commit']}`" in text and FIGURES["date"] in text
+    assert mr.BLOCKS["main-job"] == "README.md"  # the README shows the main job's output
+    assert set(mr.BLOCKS) == set(mr.RENDER)
+    for path, names in mr.shown_in().items():
+        text = path.read_text(encoding="utf-8")
+        assert mr.filled_text(FIGURES, text, names, path.name) == text, "run python scripts/measure_readme.py"
+        for name in names:
+            begin, end = mr.markers(name)
+            assert text.count(begin) == 1 and text.count(end) == 1
+            for other in set(mr.BLOCKS) - set(names):  # each block in one file only
+                assert mr.markers(other)[0] not in text
+    provenance = (ROOT / mr.BLOCKS["setup"]).read_text(encoding="utf-8")
+    assert f"commit `{FIGURES['commit']}`" in provenance and FIGURES["date"] in provenance
 
 
 def test_the_measurement_records_its_runs_date_commit_and_build():
@@ -88,7 +96,7 @@ def test_the_measurement_records_its_runs_date_commit_and_build():
         "link_flags",
     }
     # The main job's output in the README is a measured run's, its timing line included.
-    text = mr.README.read_text(encoding="utf-8")
+    text = (ROOT / mr.BLOCKS["main-job"]).read_text(encoding="utf-8")
     shown = mr.shown_output(FIGURES)
     assert shown in text
     assert any(f"{r['deals_per_s']:,} deals/s" in shown for r in FIGURES["runs"])
@@ -139,13 +147,15 @@ def test_another_build_configuration_fails_the_check(tmp_path, change, key):
 
 
 def test_check_names_a_stale_readme_and_a_foreign_build(tmp_path, monkeypatch):
-    readme = tmp_path / "README.md"
-    shutil.copy(mr.README, readme)
+    for where in set(mr.BLOCKS.values()):  # a copy of each file that shows figures
+        (tmp_path / where).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / where, tmp_path / where)
     fake_build(tmp_path, **{**{"modules": tuple(FIGURES["build"]["modules"])}, "opt": "-O0"})
-    monkeypatch.setattr(mr, "README", readme)
     monkeypatch.setattr(mr, "ROOT", tmp_path)
     problems = mr.check(FIGURES)
     assert len(problems) == 1 and "another build configuration" in problems[0], problems
-    readme.write_text(readme.read_text(encoding="utf-8").replace(FIGURES["commit"], "0000000"), encoding="utf-8")
+    shown = tmp_path / mr.BLOCKS["setup"]  # the commit measured is shown there
+    shown.write_text(shown.read_text(encoding="utf-8").replace(FIGURES["commit"], "0000000"), encoding="utf-8")
     problems = mr.check(FIGURES)
     assert len(problems) == 2 and "differ from experiments/readme_figures.json" in problems[0]
+    assert mr.BLOCKS["setup"] in problems[0] and "README.md" not in problems[0].split(":")[0]
