@@ -69,11 +69,13 @@ __all__ = [
 ]
 __version__ = VERSION  # pyproject.toml's
 
-# Re-exported on first use: the PettingZoo AEC env (needs pettingzoo) and the
-# Stable-Baselines3 adapter (an integration; its module is large), by module.
+# Re-exported on first use: the PettingZoo AEC env (needs pettingzoo), the
+# Stable-Baselines3 adapter (an integration; its module is large) and the
+# exploitability probe (needs torch), by module.
 _LAZY = {
     "env": "envs.aec",
     "raw_env": "envs.aec",
+    "exploit": "dmc.exploit",
     "PolicyAgent": "integrations.sb3",
     "policy_agent": "integrations.sb3",
 }

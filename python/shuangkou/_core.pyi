@@ -517,6 +517,30 @@ def state_size() -> int: ...
 def state_layout() -> list[_ObservationSlice]: ...
 def encode_state(game: Game, seat: int) -> numpy.typing.NDArray[numpy.float32]: ...
 def encode_moves(plays: Sequence[Play | None]) -> numpy.typing.NDArray[numpy.float32]: ...
+def label_deals(
+    variant: _Variant,
+    deals: int,
+    agents: Sequence[str | Bot],
+    weights: Sequence[float],
+    seed: int = 0,
+    first: int = 0,
+    threads: int = 0,
+    label_prob: float = 0.25,
+    worlds: int = 32,
+    all_legal_up_to: int = 12,
+    max_candidates: int = 16,
+    random_candidates: int = 2,
+    guide: str | Bot | None = None,
+    guide_top: int = 4,
+    probe: str | Bot | None = None,
+    with_state: bool = True,
+    world_salt: int = 0,
+    progress: Callable[[int], bool] | None = None,
+) -> dict[str, numpy.typing.NDArray[Any]]:
+    """Low-level expert labeller (see shuangkou.expert.labels and docs/labels.md): deals
+    first..first+deals-1 of the seed played by the agents, sampled decisions' candidates
+    scored by determinized rollouts; numpy arrays (the shard format's)."""
+
 def run_selfplay(
     variant: _Variant,
     games: int,

@@ -18,7 +18,7 @@ PRESETS = ["classic", "baibian", "qianbian", "qianbian_collect", "jj"]
 @pytest.mark.parametrize("variant", PRESETS)
 def test_it_plays_whole_deals_in_every_preset_and_searches_near_ties(variant):
     # The built-in network of the preset, or where none is shipped the baibian one by its file.
-    guide = "dmc" if variant in sk.builtin_models() else f"dmc:{sk.builtin_models()['baibian']}"
+    guide = "dmc" if variant in sk.builtin_models() else f"dmc:{sk.builtin_models()['baibian']}?variant=any"
     bot = sk.Bot(f"{guide}+search:8")
     result = sk.selfplay(variant, games=4, agents=[bot, "heuristic"], threads=1, seed=3)
     assert result["games"] == 4

@@ -183,7 +183,7 @@ def test_masks_and_observations_match_a_replayed_game(variant):
         assert not info["action_mask"].any() and info["current_player"] == -1
         assert info["deal_seed"] == sk.VectorEnv.episode_seed(7, 0, deals - 1)
         assert info["final_scores"].tolist() == game.scores()
-        assert OUTCOMES[info["outcome"]] == game.outcome()
+        assert OUTCOMES[info["outcome"]] == game.outcome() == info["outcome_name"]
         assert info["places"].tolist() == game.finish_order()
         first_team = game.finish_order()[0] % 2
         expected = "draw" if game.outcome() == "draw" else ("win" if first_team == 0 else "loss")

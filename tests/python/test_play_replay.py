@@ -155,3 +155,103 @@ def test_the_replay_command_serves_the_viewer_on_loopback(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def _replayed_scores(deals):
+    return [sk.Game.from_json(d.record).scores() for d in deals]
+
+
+def test_selfplay_records_python_agents_deals_in_deal_order(tmp_path):
+    from agents_for_tests import LowestId, last_legal
+
+    path = tmp_path / "replays.jsonl.gz"
+    r = sk.selfplay(
+        "baibian",
+        games=12,
+        agents=[LowestId(), "heuristic", last_legal, "greedy"],
+        seed=2,
+        batch=5,
+        replays=7,
+        replay_path=path,
+    )
+    deals, _ = read_replays(path)
+    assert len(deals) == 7 and deals[0].agents == ["lowest-id", "heuristic", "last_legal", "greedy"]
+    assert _replayed_scores(deals) == r.arrays["scores"][:7].tolist()  # each record is its deal, in order
+    same = tmp_path / "again.jsonl.gz"  # the batch size changes nothing
+    sk.selfplay(
+        "baibian",
+        games=12,
+        agents=[LowestId(), "heuristic", last_legal, "greedy"],
+        seed=2,
+        batch=3,
+        replays=7,
+        replay_path=same,
+    )
+    assert [d.record for d in read_replays(same)[0]] == [d.record for d in deals]
+
+
+def test_arena_records_python_agents_and_lists_the_deals_each_lost_most(tmp_path):
+    from agents_for_tests import last_legal
+
+    path = tmp_path / "replays.jsonl.gz"
+    r = sk.arena("baibian", [last_legal, "heuristic"], deals=6, seed=3, replays="all", replay_path=path)
+    deals, _ = read_replays(path)
+    assert len(deals) == 12 and deals[0].agents == ["last_legal", "heuristic"] * 2
+    diff = r.arrays[("last_legal", "heuristic")]["score_diff"]
+    lost = r["pairs"][0]["lost_most"]
+    assert lost["a"], "last_legal loses some deals to the heuristic"
+    worst = lost["a"][0]
+    assert worst["lost_by"] == -diff[worst["deal"]].sum() == max(-diff.sum(axis=1))
+    first, second = worst["replay_places"]
+    assert json.loads(deals[first].record)["hands"] == json.loads(deals[second].record)["hands"]
+    assert deals[first].agents[0] == "last_legal" and deals[second].agents[0] == "heuristic"
+    # the half's scores, from its record: the pair's difference
+    a = sk.Game.from_json(deals[first].record).scores()
+    b = sk.Game.from_json(deals[second].record).scores()
+    assert (a[0] + a[2] - a[1] - a[3]) + (b[1] + b[3] - b[0] - b[2]) == -worst["lost_by"]
+
+
+def _cli_in_tests(*args):
+    """The CLI run from this folder, where module:callable agents are found."""
+    import subprocess
+    from pathlib import Path
+
+    from cli_util import cli_command
+
+    here = Path(__file__).parent
+    return subprocess.run([*cli_command(), *args], capture_output=True, cwd=here, timeout=300)
+
+
+def test_the_arena_command_records_a_python_agent_and_names_the_command_that_opens_its_worst_deal(tmp_path):
+    out = tmp_path / "a"
+    p = _cli_in_tests(
+        "arena",
+        "--agents",
+        "agents_for_tests:last_legal,heuristic",
+        "--deals",
+        "5",
+        "--replays",
+        "all",
+        "--out",
+        str(out),
+        "--quiet",
+    )
+    assert p.returncode == 0, p.stderr
+    text = p.stdout.decode()
+    assert "lost by most" in text and f"shuangkou replay {out / 'replays.jsonl.gz'} --deal" in text
+    place = int(text.split(" --deal ")[1].split("`")[0])
+    deals, _ = read_replays(out / "replays.jsonl.gz")
+    assert deals[place].agents[0] == "agents_for_tests:last_legal"
+    assert "lost by most" in (out / "report.md").read_text()
+
+
+def test_a_refused_or_failed_arena_leaves_no_folder(tmp_path):
+    from cli_util import assert_cli_error
+
+    p = _cli_in_tests("arena", "--agents", "agents_for_tests:not_callable,heuristic", "--out", str(tmp_path / "x"))
+    assert_cli_error(p, "not_callable")
+    p = _cli_in_tests(
+        "arena", "--agents", "agents_for_tests:Raises,heuristic", "--deals", "2", "--out", str(tmp_path / "y")
+    )
+    assert p.returncode != 0 and b"the agent broke" in p.stderr
+    assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()

@@ -283,3 +283,13 @@ def test_render_game_is_documented():
     doc = render_game.__doc__
     for word in ("seat", "lang", "last", "partner_visible", "SJ", "1 card", "—", "?", "recent", "over"):
         assert word in doc, word
+
+
+@pytest.mark.parametrize("chars", range(6, 60))
+def test_a_wrapped_title_never_breaks_a_number(chars):
+    from shuangkou.runs.arena_report import wrap
+
+    title = "dmc:runs/distill_baibian/model.safetensors+search:64 vs heuristic: WP 0.973, ADP -1.25"
+    lines = wrap(title, chars).split("\n")
+    assert "0.973" in "\n".join(lines) and "-1.25" in "\n".join(lines)
+    assert all(len(line) <= chars for line in lines)

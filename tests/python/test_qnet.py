@@ -151,8 +151,8 @@ def test_the_dmc_bot_plays_as_its_network_says(tmp_path):
     for k in ("scores", "places", "actions", "plays", "overtakes"):
         np.testing.assert_array_equal(in_cpp.arrays[k], in_python.arrays[k])
     assert in_cpp["agents"][0] == f"dmc:{path}"
-    r = sk.arena("jj", agents=[f"dmc:{path}", "random"], deals=20, seed=1)
-    assert r["pairs"][0]["a"] == f"dmc:{path}"
+    r = sk.arena("jj", agents=[f"dmc:{path}?variant=any", "random"], deals=20, seed=1)  # (trained for baibian)
+    assert r["pairs"][0]["a"] == f"dmc:{path}?variant=any"
 
 
 def test_the_built_in_dmc_agent_plays_the_shipped_weights():
@@ -442,3 +442,41 @@ def test_qnet_arguments_are_checked():
             net.q_values(bad_x, m)
     with pytest.raises(ValueError, match="moves"):
         net.q_values(x, m.astype(object))
+
+
+def _network_file(tmp_path, metadata: dict[str, str]) -> str:
+    """The shipped baibian network's weights (values on the win scale) with this metadata."""
+    shipped = sk.QNet.load(sk.builtin_models()["baibian"])
+    path = tmp_path / f"net_{len(list(tmp_path.iterdir()))}.safetensors"
+    net = sk.QNet(shipped.obs_size, shipped.move_size, list(shipped.hidden), shipped.tensors(), metadata)
+    path.write_bytes(net.to_bytes())
+    return str(path)
+
+
+def test_a_network_file_plays_only_the_rule_sets_it_was_trained_for_unless_asked(tmp_path):
+    baibian = _network_file(tmp_path, {"variant": "baibian"})
+    with pytest.raises(ValueError, match=r"trained for baibian, not for classic; .*\?variant=any"):
+        sk.arena("classic", agents=[f"dmc:{baibian}", "greedy"], deals=2)
+    r = sk.arena("classic", agents=[f"dmc:{baibian}?variant=any", "greedy"], deals=2)
+    assert r["agents"][0] == f"dmc:{baibian}?variant=any"
+    sk.arena("baibian", agents=[f"dmc:{baibian}", "greedy"], deals=2)  # its own rule set
+    both = _network_file(tmp_path, {"variant": "baibian,jj"})
+    sk.arena("jj", agents=[f"dmc:{both}", "greedy"], deals=2)
+    with pytest.raises(ValueError, match="trained for baibian, jj, not for qianbian"):
+        sk.selfplay("qianbian", games=2, agents=f"dmc:{both}")
+    unknown = _network_file(tmp_path, {})  # no variant in its metadata: any rule set
+    sk.selfplay("classic", games=2, agents=f"dmc:{unknown}")
+    with pytest.raises(ValueError, match="trained for baibian"):
+        sk.arena("classic", agents=[f"dmc:{baibian}+search:4", "greedy"], deals=2)
+
+
+def test_a_network_s_search_gap_sets_where_its_guided_search_searches(tmp_path):
+    never = _network_file(tmp_path, {"variant": "baibian", "search_gap": "1e-9"})
+    always = _network_file(tmp_path, {"variant": "baibian", "search_gap": "1"})
+    searched = {}
+    for name, path in (("never", never), ("always", always)):
+        bot = sk.Bot(f"dmc:{path}+search:4")
+        sk.selfplay("baibian", games=3, agents=bot, seed=1)
+        c = dict(bot.counters())
+        searched[name] = c["searched"] / c["decisions"]
+    assert searched["never"] < 0.05 < 0.5 < searched["always"]

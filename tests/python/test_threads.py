@@ -400,3 +400,25 @@ def test_concurrent_step_on_one_vector_env_never_crashes_and_stays_consistent():
     env's state is always that of its successful steps applied one after another."""
     p = run_snippet(_CONCURRENT_STEP, timeout=300)
     assert p.returncode == 0 and p.stdout.strip().endswith("OK"), p.stdout[-3000:] + p.stderr[-3000:]
+
+
+def test_more_threads_than_the_process_may_start_is_an_error_not_an_abort():
+    # OpenMP (libgomp) aborts the process when it cannot create a thread; the runners try
+    # first. Here the address space left cannot hold 1,000 thread stacks.
+    p = run_snippet(
+        """
+        import os, resource
+        import shuangkou as sk
+        pages = int(open("/proc/self/statm").read().split()[0])
+        used = pages * os.sysconf("SC_PAGE_SIZE")
+        resource.setrlimit(resource.RLIMIT_AS, (used + 256 * 2**20, resource.RLIM_INFINITY))
+        try:
+            sk.selfplay("baibian", games=10, agents="random", threads=1000)
+        except ValueError as e:
+            print("refused:", e)
+        print(len(sk.selfplay("baibian", games=10, agents="random", threads=2).arrays["scores"]))
+        """
+    )
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert "refused: cannot start 1000 threads" in p.stdout and "ask for fewer threads" in p.stdout
+    assert p.stdout.strip().endswith("10")

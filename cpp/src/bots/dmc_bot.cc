@@ -2,6 +2,7 @@
 // the moves scored in the order the bots get them (the canonical plays, then
 // the pass where legal), ties to the first. Exact ties need equal move
 // features, which only moves of one action id have.
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -53,6 +54,7 @@ struct ShippedNet {
   std::string path;
   Variant variant;
   std::shared_ptr<const QNet> net;
+  std::optional<float> gap;  // its calibrated "search_gap", if any
 };
 
 // Whether `v` is preset `p` for a network: equal but for team_formation,
@@ -71,11 +73,48 @@ std::string preset_of(const Variant& v) {
   return "";
 }
 
+// The presets a network's metadata says it was trained for: its "variant"
+// (one name, or several separated by commas); names that are no preset (a
+// variant file's path) are left out, and then nothing is known.
+std::vector<std::string> trained_presets(const QNet& net) {
+  std::vector<std::string> out;
+  const auto it = net.metadata().find("variant");
+  if (it == net.metadata().end()) return out;
+  const std::vector<std::string> presets = preset_names();
+  size_t start = 0;
+  while (start <= it->second.size()) {
+    const size_t comma = std::min(it->second.find(',', start), it->second.size());
+    const std::string name = it->second.substr(start, comma - start);
+    if (std::find(presets.begin(), presets.end(), name) == presets.end()) return {};
+    out.push_back(name);
+    start = comma + 1;
+  }
+  return out;
+}
+
+// A network's calibrated gap for the guided search: its metadata's
+// "search_gap", a number in (0, 1]; nullopt where it has none (or a bad one).
+std::optional<float> metadata_gap(const QNet& net) {
+  const auto it = net.metadata().find("search_gap");
+  if (it == net.metadata().end()) return std::nullopt;
+  try {
+    size_t used = 0;
+    const float gap = std::stof(it->second, &used);
+    if (used == it->second.size() && gap > 0 && gap <= 1) return gap;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
 class DmcBot final : public Bot {
  public:
-  // One network for every rule set (dmc:PATH, Bot.dmc) ...
-  DmcBot(std::shared_ptr<const QNet> net, std::string label)
-      : net_(std::move(net)), label_(std::move(label)) {}
+  // One network (dmc:PATH, Bot.dmc): it plays the rule sets its metadata names
+  // (all of them where it names none, or with any_variant) ...
+  DmcBot(std::shared_ptr<const QNet> net, std::string label, bool any_variant = false)
+      : net_(std::move(net)), label_(std::move(label)) {
+    if (!any_variant) trained_ = trained_presets(*net_);
+    search_gap_ = metadata_gap(*net_);
+  }
   // ... or the built-in networks, each for its preset.
   DmcBot(std::vector<ShippedNet> shipped, std::string label)
       : shipped_(std::move(shipped)), label_(std::move(label)) {}
@@ -84,11 +123,18 @@ class DmcBot final : public Bot {
     return d.moves.empty() ? kPass : dmc_action(net_for(d.variant), d.variant, d.state, d.recent, d.moves);
   }
   std::string label() const override { return label_; }
+  std::optional<float> search_gap(const Variant& v) const override {
+    if (net_) return search_gap_;
+    for (const ShippedNet& s : shipped_)
+      if (same_game(v, s.variant)) return s.gap;
+    return std::nullopt;
+  }
   bool values(const Decision& d, std::span<float> out) const override {
     dmc_values(net_for(d.variant), d.variant, d.state, d.recent, d.moves, out);
     return true;
   }
   void check_variant(const Variant& v) const override {
+    if (net_) return check_trained(v);
     if (find(v)) return;
     std::string known;
     for (const ShippedNet& s : shipped_) known += (known.empty() ? "" : ", ") + s.preset;
@@ -98,12 +144,28 @@ class DmcBot final : public Bot {
         (name.empty() ? std::string("this rule set (it is none of the presets)")
                       : "the rule set '" + name + "'") +
         "; the built-in dmc plays " + (known.empty() ? std::string("none") : known) +
-        " (docs/dmc_model.md). To play a network trained for another rule set here, name its file: dmc:PATH" +
-        (shipped_.empty() ? std::string()
-                          : " (the " + shipped_[0].preset + " network: dmc:" + shipped_[0].path + ")"));
+        " (docs/dmc_model.md). To play a network trained for another rule set here, name its file: "
+        "dmc:PATH?variant=any" +
+        (shipped_.empty()
+             ? std::string()
+             : " (the " + shipped_[0].preset + " network: dmc:" + shipped_[0].path + "?variant=any)"));
   }
 
  private:
+  // A network of its own plays only the rule sets it was trained for, unless asked.
+  void check_trained(const Variant& v) const {
+    std::string names;
+    for (const std::string& name : trained_) {
+      if (same_game(v, preset(name))) return;
+      names += (names.empty() ? "" : ", ") + name;
+    }
+    if (trained_.empty()) return;
+    const std::string here = preset_of(v);
+    throw std::invalid_argument("bot '" + label_ + "': the network was trained for " + names + ", not for " +
+                                (here.empty() ? std::string("this rule set (none of the presets)") : here) +
+                                "; to play it here anyway, add ?variant=any to its name: " + label_ +
+                                "?variant=any (docs/dmc_model.md)");
+  }
   const QNet* find(const Variant& v) const {
     if (net_) return net_.get();
     for (const ShippedNet& s : shipped_)  // (a few presets: a scan of small structs)
@@ -115,8 +177,10 @@ class DmcBot final : public Bot {
     if (!net) check_variant(v);  // (runners ask first; this names the problem all the same)
     return *net;
   }
-  std::shared_ptr<const QNet> net_;  // shared, read-only (q_values is const and thread-safe)
-  std::vector<ShippedNet> shipped_;  // for the built-in bot (net_ null)
+  std::shared_ptr<const QNet> net_;   // shared, read-only (q_values is const and thread-safe)
+  std::vector<std::string> trained_;  // the presets net_ plays (empty: any)
+  std::optional<float> search_gap_;   // net_'s calibrated "search_gap" (the built-in bot: none)
+  std::vector<ShippedNet> shipped_;   // for the built-in bot (net_ null)
   std::string label_;
 };
 
@@ -154,7 +218,8 @@ std::vector<ShippedNet> builtin_nets() {
       if (trained != net->metadata().end() && trained->second != name)
         throw std::invalid_argument("model file '" + path + "' is registered for " + name +
                                     " but was trained for " + clip(trained->second, 60));
-      nets.push_back({name, path, preset(name), std::move(net)});
+      const std::optional<float> gap = metadata_gap(*net);
+      nets.push_back({name, path, preset(name), std::move(net), gap});
     }
     b.nets = std::move(nets);
   }
@@ -163,13 +228,16 @@ std::vector<ShippedNet> builtin_nets() {
 
 }  // namespace
 
-// "dmc" (the built-in networks) or "dmc:PATH" (a model file, loaded here).
+// "dmc" (the built-in networks), "dmc:PATH" (a model file, loaded here; it
+// plays the rule sets its metadata names) or "dmc:PATH?variant=any" (any rule set).
 BotPtr make_dmc_bot(std::string_view arg) {
   if (arg.empty()) return std::make_shared<const DmcBot>(builtin_nets(), "dmc");
-  const std::string path(arg);
+  constexpr std::string_view kAny = "?variant=any";
+  const bool any = arg.size() > kAny.size() && arg.substr(arg.size() - kAny.size()) == kAny;
+  const std::string path(any ? arg.substr(0, arg.size() - kAny.size()) : arg);
   auto net = std::make_shared<const QNet>(QNet::load(path));
   check_model(*net, "model file '" + path + "'");
-  return std::make_shared<const DmcBot>(std::move(net), "dmc:" + path);
+  return std::make_shared<const DmcBot>(std::move(net), "dmc:" + path + (any ? std::string(kAny) : ""), any);
 }
 
 }  // namespace detail

@@ -6,7 +6,8 @@
 // another play scores better by a clear margin.
 //
 // Where it searches: when the guide's two best values lie within
-// kTriggerGap of each other. A clear preference of the network is trusted;
+// kTriggerGap of each other (or the gap the guide gives: Bot::search_gap, a
+// network's calibrated "search_gap"). A clear preference of the network is trusted;
 // a near tie is what rollouts can settle. The bot counts its decisions and
 // searches (counters()).
 #include <algorithm>
@@ -59,7 +60,7 @@ class GuidedSearchBot final : public Bot {
     std::partial_sort(order.begin(), order.begin() + k, order.end(),
                       [&](int a, int b) { return q[a] > q[b] || (q[a] == q[b] && a < b); });
     const float best = q[order[0]];
-    if (best - q[order[1]] >= kTriggerGap) return play_of(order[0]);
+    if (best - q[order[1]] >= guide_->search_gap(d.variant).value_or(kTriggerGap)) return play_of(order[0]);
 
     std::array<Play, kCandidates> plays;
     int size = 0;
@@ -76,6 +77,7 @@ class GuidedSearchBot final : public Bot {
   bool slow() const override { return rollouts_ > 0; }
   bool values(const Decision& d, std::span<float> out) const override { return guide_->values(d, out); }
   void check_variant(const Variant& v) const override { guide_->check_variant(v); }
+  std::optional<float> search_gap(const Variant& v) const override { return guide_->search_gap(v); }
   std::vector<std::pair<std::string, uint64_t>> counters() const override {
     return {{"decisions", decisions_.load()}, {"searched", searched_.load()}, {"changed", changed_.load()}};
   }

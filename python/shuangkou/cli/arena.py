@@ -14,7 +14,7 @@ from ..runs.arena import arena, arena_rules, check_arena_memory, parse_deals
 from ..runs.arena_report import FILES, markdown, write_report
 from ..runs.selfplay import seat_agents
 from ..util.checks import DEFAULT_SEED, int_arg
-from ..util.outputs import prepare_out
+from ..util.outputs import prepare_out, removed_if_empty
 from .options import (
     add_out_options,
     add_quiet_option,
@@ -49,13 +49,46 @@ def run(args: argparse.Namespace) -> int:
     replays = replays_arg(args.replays)
     replays = n if replays == "all" else int_arg(replays, "--replays", 0, n, f" (at most the deals, {n}) or 'all'")
     check_replays_out(replays, out)
+    made = False
     if out is not None:
         reach_ray(args.ray, agents)
         names = list(FILES) + (["replays.jsonl.gz"] if replays else [])
-        prepare_out(out, names, marks=[*FILES, "replays.jsonl.gz"], force=args.force)
-    pairs = len(agents) * (len(agents) - 1) // 2
-    bar = tqdm(  # counts duplicate pairs (two deals each): --deals of them for every pair of agents
-        total=n * pairs,
+        made = prepare_out(out, names, marks=[*FILES, "replays.jsonl.gz"], force=args.force)
+    bar = _bar(args, n * (len(agents) * (len(agents) - 1) // 2))
+
+    def progress(done: int, total: int) -> None:  # (done, total: deals, two a duplicate pair)
+        bar.update(done // 2 - bar.n)
+
+    try:
+        with removed_if_empty(out or Path("."), made):  # a failed run leaves no empty folder
+            result = arena(
+                variant=args.variant,
+                agents=agents,
+                deals=args.deals,
+                threads=args.threads,
+                seed=seed,
+                progress=progress,
+                replays=replays,
+                replay_path=out / "replays.jsonl.gz" if replays else None,
+                ray=args.ray,
+                chunk=args.chunk,
+                **overrides,
+            )
+    finally:
+        bar.close()
+    print(markdown(result, plots=False, replays=str(out / "replays.jsonl.gz") if replays else ""), end="")
+    if out is not None:
+        # (the folder was checked before the run: its earlier run refused, or removed with --force)
+        paths = write_report(result, out, force=True) + ([out / "replays.jsonl.gz"] if replays else [])
+        print(f"wrote {', '.join(str(p) for p in paths)}")
+    return 0
+
+
+def _bar(args: argparse.Namespace, total: int) -> Any:
+    """The progress bar: it counts duplicate pairs (two deals each), --deals of them for
+    every pair of agents."""
+    return tqdm(
+        total=total,
         unit="pair",
         unit_scale=True,  # (the rate: 3.51kpair/s; the counts are written whole: 0/600, 1,000/3,000)
         bar_format="{l_bar}{bar}| {n:,}/{total:,} [{elapsed}<{remaining}, {rate_fmt}{postfix}]",
@@ -63,32 +96,6 @@ def run(args: argparse.Namespace) -> int:
         smoothing=0.3,
         desc=f"arena {args.variant}, duplicate pairs",
     )
-
-    def progress(done: int, total: int) -> None:  # (done, total: deals, two a duplicate pair)
-        bar.update(done // 2 - bar.n)
-
-    try:
-        result = arena(
-            variant=args.variant,
-            agents=agents,
-            deals=args.deals,
-            threads=args.threads,
-            seed=seed,
-            progress=progress,
-            replays=replays,
-            replay_path=out / "replays.jsonl.gz" if replays else None,
-            ray=args.ray,
-            chunk=args.chunk,
-            **overrides,
-        )
-    finally:
-        bar.close()
-    print(markdown(result, plots=False), end="")
-    if out is not None:
-        # (the folder was checked before the run: its earlier run refused, or removed with --force)
-        paths = write_report(result, out, force=True) + ([out / "replays.jsonl.gz"] if replays else [])
-        print(f"wrote {', '.join(str(p) for p in paths)}")
-    return 0
 
 
 def add_parser(sub: Any) -> None:

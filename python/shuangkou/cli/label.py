@@ -19,7 +19,7 @@ from pathlib import Path
 from ..expert.label_config import LabelConfig
 from ..expert.labels import label
 from ..util.checks import int_arg
-from .options import add_quiet_option
+from .options import add_command, add_quiet_option
 from .running import error
 
 
@@ -64,12 +64,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    """`shuangkou label`: the expert labeller."""
-    p = sub.add_parser(
+    """`shuangkou label`."""
+    add_command(
+        sub,
         "label",
-        help="score candidate plays by determinized rollouts, for distillation (docs/labels.md)",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "score candidate plays by determinized rollouts, for distillation (docs/labels.md)",
+        __doc__,
+        add_arguments,
+        run,
     )
-    add_arguments(p)
-    p.set_defaults(func=run)

@@ -1,6 +1,7 @@
-"""Command line: batch self-play (the main job), the arena, training, the web table and
-its viewer, move listing and reading; one module a command (selfplay.py, arena.py,
-train.py, play.py, rules.py), their shared options in options.py.
+"""Command line: batch self-play (the main job), the arena, training, expert labels, the
+exploitability probe, the web table and its viewer, move listing and reading; one module
+a command (selfplay.py, arena.py, train.py, label.py, exploit.py, play.py, rules.py), their
+shared options in options.py.
 
 Run ``shuangkou --help`` for every command, ``shuangkou COMMAND --help`` for its options.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 import argparse
 
 from ..util.version import VERSION
-from . import arena, label, play, rules, selfplay, train
+from . import arena, exploit, label, play, rules, selfplay, train
 from .running import CLOSED_PIPE, flush_stdout, run_command
 
 
@@ -27,6 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
         arena.add_parser,
         train.add_parser,
         label.add_parser,
+        exploit.add_parser,
         play.add_parser,
         play.add_replay_parser,
     ):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from .. import _core
@@ -157,3 +158,19 @@ def check_replays_out(replays: Any, out: Any) -> None:
     """--replays needs --out: the replays go to OUT/replays.jsonl.gz."""
     if replays and out is None:
         raise ValueError("--replays needs --out (the replays go to OUT/replays.jsonl.gz)")
+
+
+def add_command(
+    sub: argparse._SubParsersAction,
+    name: str,
+    summary: str,
+    description: str,
+    add_arguments: Callable[[argparse.ArgumentParser], None],
+    run: Callable[[argparse.Namespace], int],
+) -> None:
+    """A subcommand whose --help shows its module's docstring (`description`) as written."""
+    p = sub.add_parser(
+        name, help=summary, description=description, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    add_arguments(p)
+    p.set_defaults(func=run)

@@ -12,7 +12,7 @@ from tqdm import tqdm
 
 from ..agents import bot_forms
 from ..runs.selfplay import format_summary, seat_agents, selfplay
-from ..util.outputs import output_file, prepare_out
+from ..util.outputs import output_file, prepare_out, removed_if_empty
 from .options import (
     add_out_options,
     add_quiet_option,
@@ -37,10 +37,11 @@ def run(args: argparse.Namespace) -> int:
     replays = replays_arg(args.replays)
     out = Path(args.out) if args.out else None
     check_replays_out(replays, out)
+    made = False
     if out is not None:  # before a long run, not after it
         reach_ray(args.ray, agents)
         names = ["summary.json", "deals.npz"] + (["replays.jsonl.gz"] if replays else [])
-        prepare_out(out, names, marks=SELFPLAY_FILES, force=args.force)
+        made = prepare_out(out, names, marks=SELFPLAY_FILES, force=args.force)
     bar = tqdm(
         total=args.games,
         unit="deal",
@@ -58,19 +59,20 @@ def run(args: argparse.Namespace) -> int:
         return True
 
     try:
-        result = selfplay(
-            variant=args.variant,
-            games=args.games,
-            agents=agents,
-            threads=args.threads,
-            seed=args.seed,
-            replays=replays,
-            replay_path=(out / "replays.jsonl.gz") if replays else None,
-            progress=progress,
-            ray=args.ray,
-            chunk=args.chunk,
-            **overrides,
-        )
+        with removed_if_empty(out or Path("."), made):  # a failed run leaves no empty folder
+            result = selfplay(
+                variant=args.variant,
+                games=args.games,
+                agents=agents,
+                threads=args.threads,
+                seed=args.seed,
+                replays=replays,
+                replay_path=(out / "replays.jsonl.gz") if replays else None,
+                progress=progress,
+                ray=args.ray,
+                chunk=args.chunk,
+                **overrides,
+            )
     finally:
         bar.close()
     print(format_summary(result))

@@ -46,7 +46,7 @@ from .train_config import DistillSettings, TrainConfig
 
 # What distillation reads of the labels (the full-information state stays on disk).
 _DECISION = ("obs", "deal")
-_CANDIDATE = ("move", "win", "win_se", "adv", "adv_se")
+_CANDIDATE = ("move", "win", "win_se", "adv", "adv_se", "score", "score_se")
 _EVAL_CHUNK = 8192  # decisions a held-out scoring pass takes at once
 
 
@@ -87,11 +87,12 @@ class LabelData:
             raise ValueError(
                 f"distill: labels: no decisions left to train on beside the {settings.holdout_shards} held-out shards"
             )
-        self.train = _tensors(train, device)
-        self.holdout = _tensors(_subset(sets[0], held), device) if held.any() else None
+        self.train = _tensors(_as_target(train, settings), device)
+        self.holdout = _tensors(_as_target(_subset(sets[0], held), settings), device) if held.any() else None
         self.fresh = None
         if settings.fresh != "none" and self.holdout is not None:
-            self.fresh = torch.from_numpy(_fresh_values(settings.fresh, _subset(sets[0], held))).to(device)
+            fresh = _fresh_values(settings.fresh, _subset(sets[0], held))
+            self.fresh = torch.from_numpy(fresh[settings.target] / _scale(settings)).to(device)
 
     def batch(self, size: int, generator: torch.Generator) -> dict[str, torch.Tensor]:
         """`size` training decisions drawn uniformly, with their candidates."""
@@ -104,8 +105,31 @@ def _deals_per_shard(folder: str) -> int:
         return int(json.loads(f.read(1 << 24))["config"]["deals_per_shard"])
 
 
-def _fresh_values(folder: str, held: dict[str, np.ndarray]) -> np.ndarray:
-    """The held-out candidates' mean win on the fresh run's worlds; ValueError unless the
+def _scale(s: DistillSettings) -> float:
+    return s.score_scale if s.target == "score" else 1.0
+
+
+def _as_target(a: dict[str, np.ndarray], s: DistillSettings) -> dict[str, np.ndarray]:
+    """The labels with `win`, `win_se`, `adv` and `adv_se` holding the target's values:
+    the win reward's as labelled, or the deal score's divided by score_scale, its
+    relative value taken from the candidates' means (their worlds are shared, so the
+    difference of the means is the mean of the differences) and weighted by the
+    unpaired standard errors (no paired one is labelled for the score: larger, so
+    the weights are conservative)."""
+    if s.target == "win":
+        return a
+    out = dict(a)
+    score, se = a["score"] / s.score_scale, a["score_se"] / s.score_scale
+    counts = np.diff(a["offset"])
+    means = np.add.reduceat(score, a["offset"][:-1]) / counts
+    out["win"], out["win_se"] = score.astype(np.float32), se.astype(np.float32)
+    out["adv"] = (score - np.repeat(means, counts)).astype(np.float32)
+    out["adv_se"] = se.astype(np.float32)
+    return out
+
+
+def _fresh_values(folder: str, held: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The held-out candidates' mean win and score on the fresh run's worlds; ValueError unless the
     fresh run labelled the same decisions' same candidates."""
     fresh = read_labels(folder).arrays
     same = len(fresh["deal"]) == len(held["deal"]) and np.array_equal(fresh["deal"], held["deal"])
@@ -115,7 +139,7 @@ def _fresh_values(folder: str, held: dict[str, np.ndarray]) -> np.ndarray:
             f"distill: fresh: '{folder}' does not hold the held-out shards' decisions and candidates "
             "(label them with the same config but world_salt, and shards: holdout_shards)"
         )
-    return fresh["win"].astype(np.float32)
+    return {"win": fresh["win"].astype(np.float32), "score": fresh["score"].astype(np.float32)}
 
 
 def _tensors(a: dict[str, np.ndarray], device: torch.device) -> dict[str, Any]:
@@ -254,6 +278,8 @@ class DistillRun:
         self.at = learner._start(config, out, state, self.net, self.optimizer)
         self.samples = self.at["samples"]
         self.data = data
+        # The weights the anchor term pulls toward (anchor_weight): the start's.
+        self.start = [p.detach().clone() for p in self.net.parameters()] if self.settings.anchor_weight else []
         self.metadata = {"variant": config.variant, "config": repr(dataclasses.asdict(config))}
         self.generator = torch.Generator()
         self.started = time.perf_counter() - self.at["elapsed_s"]
@@ -274,6 +300,11 @@ class DistillRun:
         for group in self.optimizer.param_groups:
             group["lr"] = config.learning_rate(update)
         loss, parts = distill_loss(self.net, batch, self.settings)
+        if self.start:
+            params = list(self.net.parameters())
+            drift = sum(((p - p0) ** 2).sum() for p, p0 in zip(params, self.start)) / sum(p.numel() for p in params)
+            loss = loss + self.settings.anchor_weight * drift
+            parts["anchor"] = float(drift)
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
         self.optimizer.step()
@@ -326,12 +357,5 @@ def train_distill(config: TrainConfig, out: Path, resume: bool, progress: bool, 
     run = DistillRun(config, data, learner.arena_rules(rules), out, device, state)
     start = run.at["update"]
     with tqdm(total=config.updates, initial=start, unit="update", disable=not progress, desc="distill") as bar:
-        with learner._stop_after_update() as stop:
-            for update in range(start + 1, config.updates + 1):
-                run.step(update, bar)
-                if stop and update < config.updates:
-                    run.checkpoint(update)
-                    raise learner.Interrupted(out / "checkpoint.pt", update, config.updates)
-                if run.checkpoint_due(update):
-                    run.checkpoint(update)
+        learner.run_updates(run, config, out, start, bar)
     return {"log": run.last_log, "eval": run.last_eval, "average": {}, "out": str(out)}

@@ -540,15 +540,26 @@ def train(
         bar = stack.enter_context(
             tqdm(total=config.updates, initial=start, unit="update", disable=not progress, desc="dmc")
         )
-        with _stop_after_update() as stop:
-            for update in range(start + 1, config.updates + 1):
-                run.step(update, bar)
-                if stop and update < config.updates:  # Ctrl-C: the update under way is done, and kept
-                    run.checkpoint(update)
-                    raise Interrupted(out / "checkpoint.pt", update, config.updates)
-                if run.checkpoint_due(update):
-                    run.checkpoint(update)
+        run_updates(run, config, out, start, bar)
     return {"log": run.last_log, "eval": run.last_eval, "average": run.average, "out": str(out)}
+
+
+def run_updates(run: Any, config: TrainConfig, out: Path, start: int, bar: Any) -> None:
+    """The learner loop of a run (DMC's or distillation's): updates start+1 onward to
+    `updates`, or until `max_minutes` of training have gone by (the last update then
+    saved and evaluated); Ctrl-C checkpoints the update under way and raises Interrupted."""
+    with _stop_after_update() as stop:
+        for update in range(start + 1, config.updates + 1):
+            run.step(update, bar)
+            if stop and update < config.updates:  # Ctrl-C: the update under way is done, and kept
+                run.checkpoint(update)
+                raise Interrupted(out / "checkpoint.pt", update, config.updates)
+            if config.max_minutes and run.counts()["elapsed_s"] >= 60 * config.max_minutes:
+                if update % config.eval_every and update != config.updates:
+                    run.last_eval = run.save_and_evaluate(update)
+                return
+            if run.checkpoint_due(update):
+                run.checkpoint(update)
 
 
 class _Run:
@@ -568,6 +579,8 @@ class _Run:
         self.config, self.rules, self.eval_rules, self.out, self.device = config, rules, eval_rules, out, device
         torch.manual_seed(config.seed)
         self.net = QNetwork(obs_size, move_size, config.hidden).to(device)
+        if config.init_from != "none" and state is None:  # (a resume takes the checkpoint's weights)
+            self.net.load_state_dict(QNetwork.load(config.init_from).state_dict())
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.lr)
         self.at = _start(config, out, state, self.net, self.optimizer)
         self.version, self.samples = self.at["version"], self.at["samples"]

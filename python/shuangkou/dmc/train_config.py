@@ -49,6 +49,7 @@ RESUME_MAY_CHANGE = (
     "eval_opponent",
     "average_last",
     "checkpoint_minutes",
+    "max_minutes",
     "ray",
 )
 # The model format's limits (docs/model_format.md), as the C++ core has them (so does net.py).
@@ -132,9 +133,12 @@ class DistillSettings:
     labels: tuple[str, ...] = ()  # labelling run folders (shuangkou label --out), relative to the working folder
     holdout_shards: int = 8  # the first shards of the first folder: held out of training, for the regret
     fresh: str = "none"  # a labelling run of those shards with another world_salt: the fresh estimate
-    abs_weight: float = 0.1  # regression of Q to each candidate's mean win, beside the relative values
+    target: str = "win"  # the label regressed: win (the win reward) or score (the deal score / score_scale)
+    score_scale: float = 20.0  # with target score: the score is divided by this
+    abs_weight: float = 0.1  # regression of Q to each candidate's mean value, beside the relative values
     rank_weight: float = 0.0  # cross-entropy of the softmax over the candidates toward the best one
     se_floor: float = 0.05  # a candidate's weight is 1 / (se**2 + se_floor**2)
+    anchor_weight: float = 0.0  # the mean squared distance of the weights from their start (init_from), times this
 
     @classmethod
     def from_value(cls, value: Any, where: str) -> DistillSettings | None:
@@ -160,13 +164,19 @@ class DistillSettings:
             raise ValueError(f"{where}: distill: holdout_shards: must be an integer 0..{1 << 20:,}, got {shown(h)}")
         if not isinstance(data.get("fresh", "none"), str) or not data.get("fresh", "none"):
             raise ValueError(f"{where}: distill: fresh: a labelling folder or none, got {shown(data.get('fresh'))}")
-        for name in ("abs_weight", "rank_weight", "se_floor"):
+        for name in ("abs_weight", "rank_weight", "se_floor", "anchor_weight"):
             x = data.get(name, getattr(cls, name))
             if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x <= 1e6:
                 raise ValueError(f"{where}: distill: {name}: must be a number 0..1e6, got {shown(x)}")
             data[name] = float(x)
         if data["se_floor"] <= 0:
             raise ValueError(f"{where}: distill: se_floor: must be > 0, got {data['se_floor']}")
+        if data.get("target", "win") not in ("win", "score"):
+            raise ValueError(f"{where}: distill: target: must be win or score, got {shown(data.get('target'))}")
+        x = data.get("score_scale", 20.0)
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 < x <= 1e6:
+            raise ValueError(f"{where}: distill: score_scale: must be a number in (0, 1e6], got {shown(x)}")
+        data["score_scale"] = float(x)
         return cls(**data)
 
 
@@ -213,6 +223,7 @@ class TrainConfig:
     device: str = "auto"  # auto, cpu or cuda
     checkpoint_minutes: float = 10.0  # a checkpoint at least this often, besides the evaluations' (0: only those)
     ray: RaySettings | None = None  # the `ray:` section: the actors on a Ray cluster (used with --ray only)
+    max_minutes: float = 0.0  # stop after this many minutes of training (its last update evaluated; 0: at updates)
     init_from: str = "none"  # a model file whose weights the network starts from (its hidden widths)
     distill: DistillSettings | None = None  # the `distill:` section: train on expert labels
 
@@ -291,6 +302,8 @@ class TrainConfig:
             raise fail("lr", f"must be a positive number, got {self.lr}")
         if not (0 <= self.lr_end <= self.lr and math.isfinite(self.lr_end)):
             raise fail("lr_end", f"must be in [0, lr], got {self.lr_end}")
+        if not 0 <= self.max_minutes <= 1e6:  # (NaN fails too)
+            raise fail("max_minutes", f"must be 0..1e6 minutes (0: no limit), got {self.max_minutes}")
         if not 0 <= self.checkpoint_minutes <= 1e6:  # (NaN fails too)
             minutes = self.checkpoint_minutes
             raise fail("checkpoint_minutes", f"must be 0..1e6 minutes (0: at evaluations only), got {minutes}")

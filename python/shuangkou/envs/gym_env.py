@@ -43,7 +43,8 @@ deal's results; the next deal starts at `reset()`. `info` values are numpy scala
 or arrays of fixed dtypes: always `action_mask` (int8 [num_actions]; all 0 at the
 end), `current_player` (int64; -1 at the end) and `deal_seed` (uint64, the deal's
 seed: `sk.Game(variant, seed=...)` deals it); at the end also `final_scores` (int64
-[4], by seat), `outcome` (int8: 0 double 双扣, 1 single 单扣, 2 draw 平扣), `places`
+[4], by seat), `outcome` (int8: 0 double 双扣, 1 single 单扣, 2 draw 平扣) and its name
+`outcome_name` (str: "double", "single" or "draw", `shuangkou._core.OUTCOMES`), `places`
 (int8 [4], seats by finishing place), `result` (int8: +1 win, 0 draw, -1 loss for the
 learner's team) and `illegal_action` (a 0-d bool array, so vector envs batch it as bool).
 
@@ -312,6 +313,7 @@ class ShuangkouEnv(gymnasium.Env):
             "deal_seed": deal_seed,
             "final_scores": np.array(c.final_scores[0], dtype=np.int64, copy=True),
             "outcome": outcome,
+            "outcome_name": _core.OUTCOMES[int(outcome)],
             "places": places,
             "result": result,
             "illegal_action": np.array(illegal),

@@ -40,6 +40,7 @@ import io
 import json
 import os
 import re
+import warnings
 import zipfile
 from pathlib import Path
 from typing import Any, Union
@@ -524,6 +525,7 @@ class PolicyAgent(Agent):
         self._check_size(rules, "")
         trained = self.trained_rules
         if trained is None:
+            self._warn_unknown(rules)
             return
         diffs = ", ".join(
             f"{k} {v} -> {rules.params.get(k)}"
@@ -540,6 +542,18 @@ class PolicyAgent(Agent):
                 f"{what} (strict=False plays it there anyway: the observation and the action catalogue are the "
                 f"same): {diffs}"
             )
+
+    def _warn_unknown(self, rules: _core.Rules) -> None:
+        """Once an agent: a warning (stderr) that the rules it plays cannot be checked."""
+        if getattr(self, "_warned", False):
+            return
+        self._warned = True
+        warnings.warn(
+            f"{self.name}: the rules the model was trained on are unknown, so playing {_short(rules)} is not "
+            "checked; give policy_agent(..., variant=...) to have them checked (docs/policies.md)",
+            UnknownRulesWarning,
+            stacklevel=3,
+        )
 
     # ------------------------------------------------------------------ the Agent interface
     def reset(self, rules: _core.Rules) -> None:
@@ -621,6 +635,10 @@ def _policy_and_owner(model: Any) -> tuple[Any, Any]:
         "policy_agent takes a Stable-Baselines3 model (e.g. MaskablePPO), its policy, or the path of its saved "
         f".zip; got {type(model).__name__}"
     )
+
+
+class UnknownRulesWarning(UserWarning):
+    """A policy whose training rules are unknown plays unchecked (give variant=)."""
 
 
 def policy_agent(

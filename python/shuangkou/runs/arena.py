@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from .. import _core
-from ..agents import Agent, AgentLike, is_bot, resolve_agent, unique_labels
+from ..agents import Agent, AgentLike, resolve_agent, unique_labels
 from ..util.checks import DEFAULT_SEED, int_arg
 from ..util.records import ReplayWriter
 from ..util.resources import check_memory
@@ -197,7 +197,7 @@ def arena(
     Python agents. progress(done, total) is called now and then with the deals played so
     far over all pairs (each duplicate pair is two deals). replays: the first N deals (or
     "all") of each pair and half are written to replay_path (gzip JSON lines, records naming their
-    seats' agents, as selfplay writes them; `shuangkou replay` shows them); built-in agents only.
+    seats' agents, as selfplay writes them; `shuangkou replay` shows them), for every kind of agent.
     ray, chunk: play on Ray as `selfplay` does (docs/ray.md): every half of every pair is cut
     into chunks of `chunk` deals, all sent at once; the results are the one-machine results,
     and ``result["ray"]["nodes"]`` counts the chunks each node ran.
@@ -236,8 +236,6 @@ def _replay_count(replays: Any, replay_path: Any, n: int, resolved: list[AgentLi
     replays = n if replays == "all" else int_arg(replays, "replays", 0, n, f" (at most deals={n}) or 'all'")
     if bool(replays) != (replay_path is not None):
         raise ValueError("replays and replay_path go together: give both (a count and a .jsonl.gz file) or neither")
-    if replays and not all(is_bot(a) for a in resolved):
-        raise ValueError("replays are recorded for built-in agents only")
     return replays
 
 
@@ -271,6 +269,8 @@ def _play_round_robin(
     for p, (i, j) in enumerate(pairs_ix):
         two = played[2 * p : 2 * p + 2]
         summary, diff = pair_summary(labels[i], labels[j], (two[0], two[1]))
+        if replays:
+            summary["lost_most"] = lost_most(diff, p, replays)
         pairs.append(summary)
         arrays[(labels[i], labels[j])] = {"score_diff": diff, "halves": two}
     played_with = {
@@ -282,6 +282,30 @@ def _play_round_robin(
         "ray": ray_info,
     }
     return combine(variant, rules, labels, pairs, arrays, played_with)
+
+
+# The deals of a pair that each agent lost by most, listed where replays were recorded.
+LOST_MOST = 5
+
+
+def lost_most(diff: np.ndarray, pair: int, recorded: int) -> dict[str, list[dict[str, Any]]]:
+    """For each agent of pair number `pair`, the recorded duplicate deals it lost by most
+    (score difference of the pair, A's view in `diff` [deals, 2]), each with the places
+    of its two halves in the replay file: the file holds, pair after pair, half A-first
+    then half B-first, `recorded` deals each (`shuangkou replay FILE --deal PLACE`)."""
+    total = diff[:recorded].sum(axis=1)
+
+    def listed(order: np.ndarray, sign: int) -> list[dict[str, Any]]:
+        rows = []
+        for i in order[:LOST_MOST].tolist():
+            if sign * total[i] >= 0:
+                break  # (only deals lost)
+            places = [(2 * pair + half) * recorded + i for half in (0, 1)]
+            rows.append({"deal": i, "lost_by": float(-sign * total[i]), "replay_places": places})
+        return rows
+
+    order = np.argsort(total, kind="stable")
+    return {"a": listed(order, 1), "b": listed(order[::-1], -1)}
 
 
 def _reporting(progress: Callable[[int, int], Any] | None) -> Callable[[int, int], bool] | None:

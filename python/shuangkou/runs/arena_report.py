@@ -46,13 +46,14 @@ def _csv_row(p: dict[str, Any]) -> list[Any]:
 def wrap(text: str, chars: int) -> str:
     """`text` broken into lines of at most `chars` characters (each line of `text` on its
     own), after a space or one of / : _ , . where it can (an agent's path, a variant
-    file), inside a word only where a word alone is longer."""
+    file; never inside a number: "WP 0.973" keeps "0.973" whole), inside a word only
+    where a word alone is longer."""
     return "\n".join(_fill(line, max(1, chars)) for line in text.split("\n"))
 
 
 def _fill(line: str, chars: int) -> str:
     lines, cur = [], ""
-    for piece in re.split(r"(?<=[ /:_,.])", line):
+    for piece in re.split(r"(?<=[ /:_,])|(?<=\.)(?!\d)", line):
         while piece:
             if cur and len(cur) + len(piece.rstrip()) > chars:
                 lines.append(cur.rstrip())
@@ -231,8 +232,10 @@ def ratings_table(result: ArenaResult) -> list[str]:
     return lines
 
 
-def markdown(result: ArenaResult, plots: bool = True) -> str:
-    """The report: pairs with intervals, outcome rates, bombs, overtakes, ratings, levels."""
+def markdown(result: ArenaResult, plots: bool = True, replays: str = "replays.jsonl.gz") -> str:
+    """The report: pairs with intervals, outcome rates, bombs, overtakes, ratings, levels,
+    and with replays the deals each agent lost by most (`replays`: the file, as the
+    commands that open them name it)."""
     lines = [
         f"# Arena: {result['variant']}",
         "",
@@ -252,9 +255,35 @@ def markdown(result: ArenaResult, plots: bool = True) -> str:
         "",
         *ratings_table(result),
     ]
+    lines += lost_most_lines(result["pairs"], replays)
     if plots:
         lines += ["", "![win rates](winrate.png)", "", "![score differences](score_diff.png)"]
     return "\n".join(lines) + "\n"
+
+
+def lost_most_lines(pairs: list[dict], replays: str) -> list[str]:
+    """The deals each agent lost by most (arenas with replays), with the command that
+    opens each in the viewer."""
+    rows = []
+    for p in pairs:
+        for side, other in (("a", "b"), ("b", "a")):
+            for d in p.get("lost_most", {}).get(side, []):
+                first = d["replay_places"][0 if side == "a" else 1]
+                rows.append(
+                    f"| {p[side]} | {p[other]} | {d['deal']} | {d['lost_by']:+.0f} | "
+                    f"`shuangkou replay {replays} --deal {first}` |"
+                )
+    if not rows:
+        return []
+    return [
+        "",
+        "Deals each agent lost by most (its team's score over the duplicate pair, below the other's), "
+        "among the recorded ones; the command opens the half in which the agent sat in seats 0 and 2:",
+        "",
+        "| agent | against | deal | lost by | open it |",
+        "| --- | --- | ---: | ---: | --- |",
+        *rows,
+    ]
 
 
 def write_report(result: ArenaResult, out: str | os.PathLike, force: bool = False) -> list[Path]:

@@ -39,7 +39,9 @@ def play_chunk(
 ) -> dict[str, np.ndarray]:
     """Deals first..first+games-1 of `seed` played by `agents` (one per seat, resolved) on
     this machine: the per-deal arrays, in deal order. The first `replays` of them (-1:
-    all; built-in agents only) go to on_records as JSON records, a block at a time."""
+    all) go to on_records as JSON records (Game.to_json), in deal order, a block at a time:
+    from the C++ runner for built-in agents, from the vector env's finished games for
+    Python agents."""
     if all(is_bot(a) for a in agents):
         return _core.run_selfplay(
             rules,
@@ -52,7 +54,30 @@ def play_chunk(
             progress=report,
             first=first,
         )
-    return _play_batched(rules, games, agents, threads, seed, batch, report or (lambda done: True), first)
+    wanted = games if replays < 0 else min(replays, games)
+    recorder = _Recorder(wanted, on_records) if wanted and on_records is not None else None
+    return _play_batched(rules, games, agents, threads, seed, batch, report or (lambda done: True), first, recorder)
+
+
+class _Recorder:
+    """The records of a batched run's first `wanted` deals, handed on in deal order as
+    soon as every deal before them has finished (the envs finish deals out of order)."""
+
+    def __init__(self, wanted: int, sink: Callable[[list[str]], Any]) -> None:
+        self.wanted, self.sink, self.next = wanted, sink, 0
+        self.waiting: dict[int, str] = {}
+
+    def add(self, core: Any, envs: list[int], deals: np.ndarray) -> None:
+        """Keeps the records of the deals (indexes within the run) that envs just finished."""
+        for j, deal in zip(envs, deals.tolist()):
+            if deal < self.wanted:
+                self.waiting[deal] = core.finished_game(j).to_json()
+        ready = []
+        while self.next in self.waiting:
+            ready.append(self.waiting.pop(self.next))
+            self.next += 1
+        if ready:
+            self.sink(ready)
 
 
 def _play_batched(
@@ -64,9 +89,11 @@ def _play_batched(
     batch: int,
     report: Callable[[int], bool],
     first: int = 0,
+    recorder: _Recorder | None = None,
 ) -> dict[str, np.ndarray]:
     """Self-play with callables: a vector env whose callable seats are external, playing
-    deals first..first+games-1 of `seed`; the result arrays are in deal order."""
+    deals first..first+games-1 of `seed`; the result arrays are in deal order. The
+    recorder (if any) gets the finished deals' records."""
     bots = [a if is_bot(a) else None for a in agents]
     # Each external agent is called once a step with the decisions of all its seats.
     external: list[tuple[AgentLike, list[int]]] = []
@@ -100,7 +127,10 @@ def _play_batched(
         core.step(actions)
         done = np.flatnonzero(core.dones)
         if len(done):
-            parts.append((np.asarray(core.finished_indices(done.tolist())), core.finished_results(done.tolist())))
+            indices = np.asarray(core.finished_indices(done.tolist()))
+            if recorder is not None:
+                recorder.add(core, done.tolist(), indices)  # (indexes within the run)
+            parts.append((indices, core.finished_results(done.tolist())))
             collected += len(done)
             if collected >= next_report or collected >= games:
                 next_report += 8192

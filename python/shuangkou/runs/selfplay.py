@@ -188,8 +188,6 @@ def _replay_count(replays: Any, replay_path: Any, games: int, agents: list[Agent
         raise ValueError("replay_path given but replays is 0: ask for replays=N or 'all', or leave replay_path out")
     if replay_path is not None and not isinstance(replay_path, (str, os.PathLike)) and not _is_writer(replay_path):
         raise ValueError(f"replay_path: a file name, got {type(replay_path).__name__} {replay_path!r}")
-    if count and not all(is_bot(a) for a in agents):
-        raise ValueError("replays are recorded for built-in agents only")
     return count
 
 

@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["output_file", "prepare_out"]
+__all__ = ["output_file", "prepare_out", "removed_if_empty"]
 
 
 def _umask() -> int:
@@ -47,7 +47,7 @@ def prepare_out(
     marks: Sequence[str] | None = None,
     force: bool = False,
     hint: str = "give --force to replace it",
-) -> None:
+) -> bool:
     """Makes the output folder and checks, by writing a probe file, that it and the
     files `names` in it can be written; ValueError naming the path otherwise.
 
@@ -55,8 +55,11 @@ def prepare_out(
     run of the command. When one of them exists, the folder is refused (a ValueError
     naming the folder, the files and `hint`: how to go on) unless `force`; with `force`
     they are removed once every check has passed. Nothing is written or removed before
-    a refusal. Give ``marks=()`` for a run that goes on in the folder (a resume)."""
+    a refusal. Give ``marks=()`` for a run that goes on in the folder (a resume).
+
+    Returns whether it made the folder (`removed_if_empty` undoes that after a refusal)."""
     out = Path(out)
+    made = not out.exists()
     if out.exists() and not out.is_dir():
         raise ValueError(f"{what} '{out}' exists and is not a folder")
     for name in names:
@@ -84,6 +87,20 @@ def prepare_out(
             (out / name).unlink(missing_ok=True)
         except OSError as e:
             raise ValueError(f"{what}: cannot remove the earlier '{out / name}': {e.strerror or e}") from None
+    return made
+
+
+@contextlib.contextmanager
+def removed_if_empty(out: str | os.PathLike, made: bool) -> Iterator[None]:
+    """Removes the folder `out` when the block raises, if prepare_out made it (`made`) and
+    nothing was written into it: a refused or failed command leaves no empty folder."""
+    try:
+        yield
+    except BaseException:
+        if made:
+            with contextlib.suppress(OSError):
+                Path(out).rmdir()  # (only an empty folder goes)
+        raise
 
 
 @contextlib.contextmanager

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -65,6 +66,15 @@ class Bot {
     (void)d;
     (void)out;
     return false;
+  }
+  // Where a guided search on this bot ("NAME+search") should search, in rule
+  // set `v`: when its two best values lie closer than this. Bots whose values
+  // carry their own scale say so (a network's model file may hold its
+  // calibrated gap, the metadata key "search_gap"); nullopt: the guided
+  // search's default.
+  virtual std::optional<float> search_gap(const Variant& v) const {
+    (void)v;
+    return std::nullopt;
   }
   // Named statistics of the bot's play so far, summed over every thread (the
   // guided search: decisions, searched, changed); empty for most bots.

@@ -10,7 +10,9 @@ inline constexpr int kMaxThreads = 1024;
 
 // The thread count to use for a request: 0 means every core OpenMP sees
 // (omp_get_max_threads(), at most kMaxThreads); 1..kMaxThreads as given.
-// Throws std::invalid_argument naming the limit for anything else.
+// Throws std::invalid_argument naming the limit for anything else, and also
+// std::invalid_argument when that many threads cannot start together (the
+// process's limits): OpenMP would abort the process there.
 int resolve_threads(int requested);
 
 }  // namespace shuangkou

@@ -1,0 +1,159 @@
+"""Evaluates a network made by expert iteration (docs/labels.md) on eval-v1:
+experiments/expert_baibian.md.
+
+    python experiments/expert_eval.py --model runs/distill_baibian/model.safetensors --name round0
+    python experiments/expert_eval.py --model M --name quick --deals 200 --search-deals 50 --out /tmp/ev
+
+Duplicate deals of the fixed evaluation set eval-v1 (never the labels' deals, nor the
+seed-1 deals that chose the checkpoint), each pair's interval treating a duplicate pair
+as one unit (the arena's):
+  - the network alone (`dmc:MODEL`) and its guided search (`dmc:MODEL+search`) against
+    `heuristic` (--deals) and `search` (--search-deals; the frozen reference: 128 rollouts
+    a decision, eval-v1's seed, this build);
+  - the shipped `dmc` against the network (--deals);
+  - the coverage: on --coverage-deals labelled deals of fresh seeds, how often the
+    network's best play lies outside the labelled candidates;
+  - how often `dmc:MODEL+search` searches (its counters), and its speed and the
+    network's on one thread.
+Writes OUT/NAME.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import shuangkou as sk
+from shuangkou import _core
+
+VARIANT = "baibian"
+
+
+def pair(agents: list, deals: int, threads: int) -> dict:
+    """One arena pair on the first `deals` of eval-v1: WP, ADP and their intervals."""
+    start = time.perf_counter()
+    r = sk.arena(VARIANT, agents=agents, deals=f"eval-v1:{deals}", threads=threads)
+    p = r["pairs"][0]
+    keep = ("a", "b", "deals", "wp", "wp_ci", "adp", "adp_ci")
+    return {**{k: p[k] for k in keep if k in p}, "seconds": round(time.perf_counter() - start, 1)}
+
+
+def coverage(model: str, deals: int, threads: int) -> dict:
+    """How often the network's best play lies outside the labelled candidates (round-0
+    labelling settings, the network as probe, deals from a seed of their own)."""
+    r = _core.label_deals(
+        VARIANT,
+        deals,
+        ["heuristic", f"dmc:{model}"],
+        [1, 1],
+        seed=77,
+        threads=threads,
+        guide="dmc",
+        probe=f"dmc:{model}",
+        worlds=4,
+    )
+    outside = float(np.mean(r["probe_best"] < 0))
+    return {"decisions": int(len(r["deal"])), "outside": outside}
+
+
+def speed(agent: str, deals: int) -> dict:
+    """The agent in every seat on one thread: decisions a second (and its counters)."""
+    bot = sk.Bot(agent)
+    start = time.perf_counter()
+    res = sk.selfplay(VARIANT, games=deals, agents=bot, threads=1, seed=0)
+    seconds = time.perf_counter() - start
+    actions = int(res.arrays["actions"].sum())
+    return {
+        "deals": deals,
+        "seconds": round(seconds, 2),
+        "actions_per_s": round(actions / seconds),
+        "counters": dict(bot.counters()),
+    }
+
+
+def value_gaps(model: str, deals: int) -> tuple[np.ndarray, int]:
+    """The gaps between the network's two best values at the decisions of `deals` deals it
+    plays in every seat where its guided search may search (two or more legal actions, no
+    play that empties the hand), and the decisions with a legal play (the guided search's
+    count)."""
+    bot = sk.Bot(f"dmc:{model}")
+    gaps, decisions = [], 0
+    for i in range(deals):
+        g = sk.Game(VARIANT, seed=1_000 + i)
+        while not g.is_over():
+            moves = g.legal_moves()
+            if moves:
+                decisions += 1
+                left = len(g.hand(g.current_player()).split())
+                going_out = any(len(m.cards.split()) == left for m in moves)
+                values = sorted(bot.values(g).values(), reverse=True)
+                if len(values) >= 2 and not going_out:
+                    gaps.append(values[0] - values[1])
+            g.apply_action(bot.step(g))
+    return np.array(gaps), decisions
+
+
+def calibrate(model: str, share: float, deals: int, out: Path) -> dict:
+    """The gap at which the network's guided search searches `share` of its decisions (as
+    the shipped network's did at its fixed gap), written into a copy of the model file
+    (metadata "search_gap")."""
+    gaps, decisions = value_gaps(model, deals)
+    gap = float(np.quantile(gaps, min(1.0, share * decisions / len(gaps))))
+    net = _core.QNet.load(model)
+    meta = {**net.metadata, "search_gap": f"{gap:.6g}"}
+    calibrated = out / (Path(model).stem + "_gap.safetensors")
+    calibrated.write_bytes(_core.QNet(net.obs_size, net.move_size, list(net.hidden), net.tensors(), meta).to_bytes())
+    return {"share": share, "gap": gap, "decisions": decisions, "eligible": len(gaps), "model": str(calibrated)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--model", required=True, help="the network's model file")
+    parser.add_argument("--name", required=True, help="names OUT/NAME.json")
+    parser.add_argument("--deals", type=int, default=10_000, help="pairs without search")
+    parser.add_argument("--search-deals", type=int, default=1_000, help="pairs with search")
+    parser.add_argument("--coverage-deals", type=int, default=64)
+    parser.add_argument("--speed-deals", type=int, default=100)
+    parser.add_argument("--threads", type=int, default=0)
+    parser.add_argument("--skip-guided-search", action="store_true", help="leave out dmc:MODEL+search vs search")
+    parser.add_argument(
+        "--search-share",
+        type=float,
+        default=0.43,
+        help="calibrate the guided search's gap so that it searches this share of its decisions (the shipped "
+        "network's share at the old fixed gap, experiments/dmc_search.md); 0: keep the model's",
+    )
+    parser.add_argument("--out", default=str(Path(__file__).parent / "expert_baibian"))
+    args = parser.parse_args()
+    model, t = args.model, args.threads
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    result = {"model": model, "variant": VARIANT, "build": _core.ARCH, "version": sk.__version__}
+    if args.search_share:
+        result["calibration"] = calibrate(model, args.search_share, 100, out)
+        model = result["calibration"]["model"]
+    net = f"dmc:{model}"
+    result["coverage"] = coverage(model, args.coverage_deals, t)
+    pairs = [
+        ([net, "heuristic"], args.deals),
+        ([net, "dmc"], args.deals),
+        ([net + "+search", "heuristic"], args.deals),
+        ([net, "search"], args.search_deals),
+    ]
+    if not args.skip_guided_search:
+        pairs.append(([net + "+search", "search"], args.search_deals))
+    result["pairs"] = []
+    for agents, deals in pairs:
+        result["pairs"].append(pair(agents, deals, t))
+        print(json.dumps(result["pairs"][-1]), flush=True)
+    result["speed"] = {"network": speed(net, args.speed_deals), "guided": speed(net + "+search", args.speed_deals)}
+    (out / f"{args.name}.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    print(json.dumps({k: v for k, v in result.items() if k != "pairs"}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
