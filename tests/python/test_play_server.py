@@ -78,7 +78,7 @@ def play_by_hints(conn):
     while state["phase"] != "over":
         conn.send("hint")
         hint = conn.until(lambda m: m["type"] == "hint")
-        if hint["count"] == 0:
+        if hint["count"] == 0 or hint.get("pass"):
             conn.send("pass")
         else:
             conn.send("play", cards=hint["cards"])
@@ -681,3 +681,30 @@ def test_a_seat_s_agent_and_then_the_helper_failing_fall_back_to_the_built_in_bo
     assert table.state[1].label == "broken → heuristic" and table.state[1].failed
     err = capsys.readouterr().err
     assert err.count("RuntimeError: broken on purpose") >= 2 and "Traceback" in err
+
+
+def _table_at(hands, leader, moves):
+    """A table whose deal is set: these hands, `leader` leads, then `moves`."""
+    table = Table(sk.Rules("baibian"), ["human", "greedy", "greedy", "greedy"], seed=1, turn_seconds=None)
+    table._game = sk.Game("baibian", hands=hands, leader=leader)  # (no match: the table plays this deal)
+    for m in moves:
+        table._game.apply(m)
+    return table
+
+
+def test_the_hint_says_pass_where_nothing_beats_the_trick_or_the_partner_holds_it():
+    hands = ["3 4 5 K K", "6 7 8 9", "9 T J A", "2 Q Q Q"]
+    # An opponent (seat 3) led a 2 and seat 0 holds nothing above it: the hint is 不出.
+    nothing = _table_at(hands, 3, ["2"])
+    assert nothing.game.current_player() == 0
+    assert nothing._hint(0) == {"type": "hint", "cards": [], "index": 0, "count": 1, "pass": True, "why": "nothing"}
+    # The partner (seat 2) holds the trick: 不出 first, then the plays, weakest first.
+    partner = _table_at(hands, 2, ["9", None])  # seat 2 leads a 9, seat 3 passes
+    assert partner.game.current_player() == 0 and partner.game.top_owner() == 2
+    first, second = partner._hint(0), partner._hint(0)
+    assert first["pass"] and first["why"] == "partner" and first["count"] == 2
+    assert second["cards"] == ["K"] and not second.get("pass")
+    # An opponent's trick that seat 0 can beat: the weakest play first, no pass.
+    beatable = _table_at(hands, 3, ["Q"])
+    hint = beatable._hint(0)
+    assert hint["cards"] == ["K"] and "pass" not in hint

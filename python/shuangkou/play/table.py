@@ -395,12 +395,23 @@ class Table:
         )
 
     def _hint(self, seat: int) -> dict[str, Any]:
-        plays = sorted(self.game.legal_moves(), key=lambda p: (p.is_bomb, rank_index(p), len(p), p.kind))
-        if not plays:
+        """The next of the seat's hints, weakest play first; 不出 (a hint with "pass")
+        comes first where nothing beats the trick or the partner holds it."""
+        g = self.game
+        options: list[Any] = sorted(g.legal_moves(), key=lambda p: (p.is_bomb, rank_index(p), len(p), p.kind))
+        owner = g.top_owner()
+        partner_holds = owner is not None and owner != seat and owner % 2 == seat % 2
+        if g.can_pass() and (partner_holds or not options):
+            options.insert(0, None)
+        if not options:
             return {"type": "hint", "cards": [], "index": 0, "count": 0}
         st = self.state[seat]
-        st.hint_at = (st.hint_at + 1) % len(plays)
-        return {"type": "hint", "cards": tokens(plays[st.hint_at].cards), "index": st.hint_at, "count": len(plays)}
+        st.hint_at = (st.hint_at + 1) % len(options)
+        reply = {"type": "hint", "cards": [], "index": st.hint_at, "count": len(options)}
+        pick = options[st.hint_at]
+        if pick is None:
+            return {**reply, "pass": True, "why": "partner" if partner_holds else "nothing"}
+        return {**reply, "cards": tokens(pick.cards)}
 
     def _advise(self) -> dict[str, Any]:
         """What the advisor would play here, and its values of its best few plays (for

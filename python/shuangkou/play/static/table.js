@@ -19,6 +19,7 @@ const I18N = {
     leaveAsk: '您正在游戏中，是否要暂时离开游戏？', left: '你已离开牌桌（托管中）。',
     connecting: '正在连接…', reconnecting: '连接已断开，2 秒后重连…', offline: '尚未连接到服务器',
     chooseTitle: '这组牌有几种出法，请选择：', selectFirst: '请先选择要出的牌', noHint: '没有可以出的牌',
+    hintNothing: '没有管得上的牌：不出', hintPartner: '对家的牌最大：不出',
     hintOf: '提示 {i}/{n}', sortGroups: '按牌型排列', sortRank: '按大小排列',
     outcomes: { double: '双扣', single: '单扣', draw: '平扣' },
     advise: '建议', adviceFrom: '{name} 的建议', adviceNone: '没有建议', playCol: '出法', kindCol: '牌型', qCol: 'Q 值',
@@ -50,7 +51,8 @@ const I18N = {
     leaveAsk: 'You are in a game. Leave for now? (auto-play takes over)', left: 'You left the table (auto-play is on).',
     connecting: 'Connecting…', reconnecting: 'Connection lost, retrying in 2 s…', offline: 'Not connected to the server',
     chooseTitle: 'These cards can be played in several ways:', selectFirst: 'Select the cards to play first',
-    noHint: 'Nothing can be played', hintOf: 'hint {i}/{n}', sortGroups: 'sorted by pattern', sortRank: 'sorted by rank',
+    noHint: 'Nothing can be played', hintNothing: 'Nothing beats it: pass (不出)',
+    hintPartner: 'Your partner holds the trick: pass (不出)', hintOf: 'hint {i}/{n}', sortGroups: 'sorted by pattern', sortRank: 'sorted by rank',
     outcomes: { double: 'Double (双扣)', single: 'Single (单扣)', draw: 'Draw (平扣)' },
     advise: 'Advice', adviceFrom: 'Advice from {name}', adviceNone: 'no advice', playCol: 'Play', kindCol: 'Kind', qCol: 'Q',
     waitingOthers: 'Waiting for the other players…', pressStart: 'Press Start for the next deal', matchOver: 'All deals played',
@@ -82,6 +84,7 @@ let retryTimer = null;
 let selected = new Set(); // indices into state.hand of the selected cards
 let handKey = '';
 let sortMode = 'rank'; // 'rank' (state.hand) or 'groups' (state.groups)
+let passHinted = null; // why the last hint said 不出 ('nothing', 'partner'), until the turn passes
 let lastPlay = null; // the cards of the last play sent (resent with a reading)
 let settleKey = null; // the deal whose settlement is due
 let settleAt = 0; // when the settlement panel may show
@@ -396,6 +399,7 @@ function renderButtons() {
   $('btn-advise').hidden = S.advisor == null;
   $('btn-advise').disabled = !canAct;
   $('btn-pass').hidden = !(S.can_pass && S.your_turn);
+  if (!S.your_turn) { passHinted = null; $('btn-pass').classList.remove('suggested'); }
   $('btn-pass').disabled = !canAct;
   $('btn-sort').disabled = auto || !state;
   $('btn-sort').classList.toggle('active', sortMode === 'groups');
@@ -641,9 +645,15 @@ function selectCards(cards) {
   renderHand();
 }
 
+// The hint's cards selected; a hint to pass (nothing beats the trick, or the
+// partner holds it) clears the selection and marks 不出 instead.
 function applyHint(m) {
-  if (!toks(m.cards).length) { flash('noHint'); return; }
-  selectCards(m.cards);
+  $('btn-pass').classList.toggle('suggested', Boolean(m.pass));
+  passHinted = m.pass ? m.why : null;
+  if (m.pass) {
+    selectCards('');
+    flash(m.why === 'partner' ? 'hintPartner' : 'hintNothing');
+  } else if (!toks(m.cards).length) { flash('noHint'); return; } else selectCards(m.cards);
   if (Number.isInteger(m.index) && Number.isInteger(m.count)) $('btn-hint').title = t('hintOf', { i: m.index + 1, n: m.count });
 }
 
@@ -854,7 +864,7 @@ $('btn-play').onclick = () => {
   if (!state) return;
   const hand = toks(state.hand);
   const cards = [...selected].sort((a, b) => a - b).map((k) => hand[k]).filter(Boolean);
-  if (!cards.length) { flash('selectFirst'); return; }
+  if (!cards.length) { flash(passHinted === 'partner' ? 'hintPartner' : passHinted ? 'hintNothing' : 'selectFirst'); return; }
   lastPlay = cards;
   send('play', { cards });
 };
