@@ -15,7 +15,6 @@ experiments/dmc_ablation.md and experiments/dmc_ablation/.
 
 from __future__ import annotations
 
-import argparse
 import csv
 import datetime
 import json
@@ -27,7 +26,7 @@ from shuangkou.runs.arena_report import pairs_table
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "experiments"))
-from dmc_train import choose_model, read_train  # noqa: E402 - the one model choice
+from dmc_train import choose_model, read_train, run_arguments  # noqa: E402 - the one model choice and options
 
 CONFIG = ROOT / "experiments" / "dmc_ablation" / "qianbian_snapshot.yaml"
 
@@ -59,12 +58,9 @@ def plot(arm: Path, baseline: Path, out: Path, variant: str) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--config", default=str(CONFIG), help="the arm's training config")
-    parser.add_argument("--run", default="runs/dmc_ablation", help="the arm's training run folder")
-    parser.add_argument("--no-train", action="store_true", help="evaluate the finished run in --run")
-    parser.add_argument("--deals", type=int, default=10_000, help="duplicate deals of eval-v1 a pair")
-    parser.add_argument("--out", default=str(ROOT / "experiments"))
+    parser = run_arguments(
+        __doc__, str(CONFIG), "runs/dmc_ablation", "the arm's training config", "the arm's training run folder"
+    )
     args = parser.parse_args()
     from shuangkou.dmc.learner import TrainConfig, train
 

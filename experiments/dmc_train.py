@@ -115,16 +115,31 @@ def plot(run: Path, out: Path, target: float) -> None:
     plt.close(fig)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--variant", default="baibian", help="a preset: configs/train/dmc_VARIANT.yaml")
-    parser.add_argument("--config", help="the training config (default configs/train/dmc_VARIANT.yaml)")
-    parser.add_argument("--run", help="the training run's folder (default runs/dmc_VARIANT)")
+def run_arguments(
+    doc: str, config: str | None, run: str | None, config_help: str, run_help: str
+) -> argparse.ArgumentParser:
+    """The options every training-and-evaluation script here takes (this one and
+    dmc_ablation.py): --config, --run, --no-train, --deals, --out."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--config", default=config, help=config_help)
+    parser.add_argument("--run", default=run, help=run_help)
     parser.add_argument("--no-train", action="store_true", help="evaluate the finished run in --run")
     parser.add_argument("--deals", type=int, default=10_000, help="duplicate deals of eval-v1 per opponent")
+    parser.add_argument("--out", default=str(ROOT / "experiments"))
+    return parser
+
+
+def main() -> int:
+    parser = run_arguments(
+        __doc__,
+        None,
+        None,
+        "the training config (default configs/train/dmc_VARIANT.yaml)",
+        "the training run's folder (default runs/dmc_VARIANT)",
+    )
+    parser.add_argument("--variant", default="baibian", help="a preset: configs/train/dmc_VARIANT.yaml")
     parser.add_argument("--search-deals", type=int, default=1000, help="duplicate deals against the search bot")
     parser.add_argument("--threads", type=int, default=0)
-    parser.add_argument("--out", default=str(ROOT / "experiments"))
     parser.add_argument("--ship", action="store_true", help="copy the model into the package (the agent dmc)")
     args = parser.parse_args()
     from shuangkou.dmc.learner import TrainConfig, train
