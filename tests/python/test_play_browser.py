@@ -615,7 +615,8 @@ def test_the_replay_viewer_steps_through_a_deal(browser, tmp_path):
         assert button(browser, "btn-prev").text == "Back" and button(browser, "btn-prev-trick").text == "Prev trick"
         assert button(browser, "btn-next-trick").text == "Next trick"
         assert re.fullmatch(r"step 0 / \d+", text(browser, "replay-step"))
-        assert Select(button(browser, "replay-deal")).first_selected_option.text.startswith("deal 2")
+        assert Select(button(browser, "replay-deal")).first_selected_option.text.startswith("deal #1")  # (--deal 1)
+        assert text(browser, "info").count("#1 (0–") == 1  # the index --deal takes, and the range
 
         # A deal the file does not hold: the reason shows.
         browser.get(base + "&deal=9&lang=en")

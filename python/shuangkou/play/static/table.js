@@ -27,7 +27,7 @@ const I18N = {
     sitOut: '你没有按时按「开始」，电脑正代你出牌；按「开始」回到牌局。',
     replayTitle: '双扣 · 回放', replayDeal: '选择牌局', first: '第一步', last: '最后一步', prevTrick: '上一轮',
     prev: '上一步', next: '下一步', nextTrick: '下一轮', replayPos: '跳到任意一步', stepOf: '第 {i} / {n} 步',
-    dealOption: '第 {n} 局 · {variant} · {actions} 步', seatLabel: '{n} 号 {name}', toAct: '轮到 {name} 出牌',
+    dealOption: '#{n} · {variant} · {actions} 步', seatLabel: '座位 {n} · {name}', toAct: '轮到 {name} 出牌',
     waitingBadge: '暂离', multUs: '我方胜 ×{a} · 对方胜 ×{b}', multTeams: '1、3 号胜 ×{a} · 2、4 号胜 ×{b}', file: '文件', trick: '轮次', trickN: '第 {n} 轮', loadFailed: '无法载入回放：{why}',
     kinds: {
       single: '单张', pair: '对子', triple: '三张', straight: '顺子', pair_chain: '连对',
@@ -59,7 +59,7 @@ const I18N = {
     sitOut: 'You did not press Start in time: a bot plays your seat. Press Start to come back.',
     replayTitle: 'Shuangkou · replay', replayDeal: 'Choose a deal', first: 'First step', last: 'Last step',
     prevTrick: 'Prev trick', prev: 'Back', next: 'Next', nextTrick: 'Next trick', replayPos: 'Jump to any step',
-    stepOf: 'step {i} / {n}', dealOption: 'deal {n} · {variant} · {actions} steps', seatLabel: '#{n} {name}',
+    stepOf: 'step {i} / {n}', dealOption: 'deal #{n} · {variant} · {actions} steps', seatLabel: 'seat {n} · {name}',
     toAct: '{name} to play', waitingBadge: 'sitting out', multUs: '×{a} if we win · ×{b} if they win',
     multTeams: '×{a} if #1/#3 win · ×{b} if #2/#4 win', file: 'File', trick: 'Trick', trickN: 'trick {n}', loadFailed: 'Cannot load the replay: {why}',
     kinds: {
@@ -129,7 +129,8 @@ const autoOf = (s) => flag('auto', s);
 function nameOf(s) {
   if (s == null || s < 0) return '—';
   const n = (state && Array.isArray(state.names) && state.names[s]) || t('seatName', { n: s });
-  if (REPLAY) return t('seatLabel', { n: s + 1, name: n }); // (agents' names repeat: the seat tells them apart)
+  // (agents' names repeat: the seat tells them apart, numbered 0-3 as in the records and the API)
+  if (REPLAY) return t('seatLabel', { n: s, name: n });
   return s === mySeat() ? (lang === 'zh' ? `${n}（${t('you')}）` : `${n} (${t('you')})`) : n;
 }
 
@@ -469,7 +470,7 @@ function renderInfo() {
   const R = replay.deal;
   if (REPLAY && R) {
     if (R.file) infoRow(dl, t('file'), R.file);
-    infoRow(dl, t('deal'), `${R.index + 1} / ${fmt(R.deals)}`);
+    infoRow(dl, t('deal'), `#${R.index} (0–${R.deals - 1})`); // (the index --deal takes)
     if (Number.isInteger(S.trick)) infoRow(dl, t('trick'), t('trickN', { n: S.trick + 1 }));
   } else if (S.deal != null) infoRow(dl, t('deal'), S.deals != null ? `${fmt(S.deal)} / ${fmt(S.deals)}` : fmt(S.deal));
   const v = S.variant;
@@ -741,7 +742,7 @@ function fillDealList() {
   const deals = (replay.index && Array.isArray(replay.index.deals)) ? replay.index.deals : [];
   sel.textContent = '';
   for (const d of deals) {
-    const o = el('option', null, t('dealOption', { n: d.index + 1, variant: d.variant ?? '', actions: d.actions ?? '?' }));
+    const o = el('option', null, t('dealOption', { n: d.index, variant: d.variant ?? '', actions: d.actions ?? '?' }));
     o.value = d.index;
     sel.appendChild(o);
   }
