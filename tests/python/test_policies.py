@@ -493,3 +493,22 @@ def test_a_model_saved_by_the_maskable_ppo_experiment_plays_in_the_arena(tmp_pat
     agent = sk.policy_agent(tmp_path / "m.zip", variant="baibian")  # the experiment trains on baibian
     result = sk.arena("baibian", agents=[agent, "random"], deals=6, seed=2)
     assert result["pairs"][0]["a"] == "m" and result["pairs"][0]["deals"] == 6
+
+
+def test_a_zip_without_variant_plays_and_warns_once_that_its_rules_go_unchecked(model, tmp_path):
+    import warnings
+
+    from shuangkou.integrations.sb3 import UnknownRulesWarning
+
+    model.save(tmp_path / "p.zip")
+    unknown = sk.policy_agent(tmp_path / "p.zip")
+    with pytest.warns(UnknownRulesWarning, match="rules the model was trained on are unknown.*variant=") as caught:
+        sk.arena("jj", agents=[unknown, "random"], deals=4, seed=1)  # (same action catalogue as baibian)
+        sk.arena("jj", agents=[unknown, "random"], deals=4, seed=1)
+    assert sum(issubclass(w.category, UnknownRulesWarning) for w in caught) == 1  # once an agent
+    known = sk.policy_agent(tmp_path / "p.zip", variant="baibian")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UnknownRulesWarning)
+        sk.arena("baibian", agents=[known, "random"], deals=4, seed=1)
+    with pytest.raises(ValueError, match="was trained on baibian"):
+        known.check("jj")
