@@ -128,9 +128,11 @@ const autoOf = (s) => flag('auto', s);
 
 function nameOf(s) {
   if (s == null || s < 0) return '—';
-  const n = (state && Array.isArray(state.names) && state.names[s]) || t('seatName', { n: s });
-  // (agents' names repeat: the seat tells them apart, numbered 0-3 as in the records and the API)
-  if (REPLAY) return t('seatLabel', { n: s, name: n });
+  const name = state && Array.isArray(state.names) && state.names[s];
+  // The seat, numbered 0-3 as in the records, the API and the command line, beside
+  // the name (agents' names repeat; a person is 玩家 1-4): "座位 0 · 玩家 1".
+  const n = name ? t('seatLabel', { n: s, name }) : t('seatName', { n: s });
+  if (REPLAY) return n;
   return s === mySeat() ? (lang === 'zh' ? `${n}（${t('you')}）` : `${n} (${t('you')})`) : n;
 }
 
