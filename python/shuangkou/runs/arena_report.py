@@ -262,26 +262,27 @@ def markdown(result: ArenaResult, plots: bool = True, replays: str = "replays.js
 
 
 def lost_most_lines(pairs: list[dict], replays: str) -> list[str]:
-    """The deals each agent lost by most (arenas with replays), with the command that
-    opens each in the viewer."""
+    """The deals each agent lost by most (arenas with replays), with the commands that
+    open both halves of each in the viewer."""
     rows = []
     for p in pairs:
         for side, other in (("a", "b"), ("b", "a")):
             for d in p.get("lost_most", {}).get(side, []):
-                first = d["replay_places"][0 if side == "a" else 1]
+                mine, theirs = d["replay_places"] if side == "a" else d["replay_places"][::-1]
                 rows.append(
-                    f"| {p[side]} | {p[other]} | {d['deal']} | {d['lost_by']:+.0f} | "
-                    f"`shuangkou replay {replays} --deal {first}` |"
+                    f"| {p[side]} | {p[other]} | {d['deal']} | {d['lost_by']:.0f} | "
+                    f"`shuangkou replay {replays} --deal {mine}` | `--deal {theirs}` |"
                 )
     if not rows:
         return []
     return [
         "",
-        "Deals each agent lost by most (its team's score over the duplicate pair, below the other's), "
-        "among the recorded ones; the command opens the half in which the agent sat in seats 0 and 2:",
+        "Deals each agent lost by most (by how many points its team's score over the duplicate pair fell "
+        "short of the other's), among the recorded ones, with the commands that open the half in which it "
+        "sat in seats 0 and 2, and the other half:",
         "",
-        "| agent | against | deal | lost by | open it |",
-        "| --- | --- | ---: | ---: | --- |",
+        "| agent | against | deal | lost by | open it | its other half |",
+        "| --- | --- | ---: | ---: | --- | --- |",
         *rows,
     ]
 
