@@ -30,7 +30,6 @@ Ctrl-C and --force are the DMC learner's (shuangkou.dmc.learner).
 from __future__ import annotations
 
 import dataclasses
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -39,7 +38,7 @@ import numpy as np
 import torch
 
 from .. import _core
-from ..expert.labels import concatenate, read_labels
+from ..expert.labels import MANIFEST, concatenate, read_labels, read_manifest
 from . import learner
 from .net import QNetwork
 from .train_config import DistillSettings, TrainConfig
@@ -101,8 +100,7 @@ class LabelData:
 
 
 def _deals_per_shard(folder: str) -> int:
-    with open(Path(folder) / "manifest.json", "rb") as f:  # (read_labels has checked it)
-        return int(json.loads(f.read(1 << 24))["config"]["deals_per_shard"])
+    return int(read_manifest(Path(folder) / MANIFEST)["config"]["deals_per_shard"])
 
 
 def _scale(s: DistillSettings) -> float:

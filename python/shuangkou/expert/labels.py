@@ -105,7 +105,7 @@ def label_shard(config: LabelConfig, rules: Any, index: int, progress: Callable[
     )
 
 
-def _read_manifest(path: Path) -> dict[str, Any]:
+def read_manifest(path: Path) -> dict[str, Any]:
     """The manifest at `path`; ValueError naming it for one that is not this format's."""
     try:
         with open(path, "rb") as f:
@@ -129,7 +129,7 @@ def _start(config: LabelConfig, out: Path, resume: bool, force: bool) -> dict[st
     this one). An --out holding an earlier run is refused without resume or force."""
     manifest_path = out / MANIFEST
     if resume and manifest_path.is_file():
-        manifest = _read_manifest(manifest_path)
+        manifest = read_manifest(manifest_path)
         if manifest["config"] != config.as_dict():
             changed = sorted(k for k, v in config.as_dict().items() if manifest["config"].get(k) != v)
             raise ValueError(
@@ -291,7 +291,7 @@ def read_labels(folder: str | os.PathLike, indexes: list[int] | None = None) -> 
     """The labels of a labelling run's folder (its manifest's shards, or those of
     `indexes`), every shard checked against its sha256; ValueError naming the problem."""
     folder = Path(folder)
-    manifest = _read_manifest(folder / MANIFEST)
+    manifest = read_manifest(folder / MANIFEST)
     entries = {s["index"]: s for s in manifest["shards"]}
     chosen = sorted(entries) if indexes is None else indexes
     missing = [k for k in chosen if k not in entries]
