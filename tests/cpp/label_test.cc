@@ -195,7 +195,7 @@ TEST(Label, BadOptionsAreRefusedNamingThem) {
   o.label_prob = 0;
   refused(o, "label_prob");
   o = options(1, 1);
-  o.max_candidates = 100;
+  o.max_candidates = 300;
   refused(o, "max_candidates");
   o = options(1, 1);
   o.all_legal_up_to = 20;

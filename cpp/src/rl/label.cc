@@ -99,13 +99,17 @@ Candidates candidates(const LabelOptions& o, const Decision& d, SplitMix64& rng)
   Candidates c;
   c.limit = o.max_candidates;
   const int n = legal_count(d);
+  std::array<Play, kMaxSearchCandidates> search;
+  const int found = search_candidates(d.variant, d.state, d.moves, search);
   if (n <= o.all_legal_up_to) {
     for (int i = 0; i < n; ++i) c.add(legal_at(d, i), kFromAllLegal);
+    // Every legal action is in: the sources below only mark theirs.
+    if (d.state.can_pass()) c.add(kPass, kFromPass);
+    c.add(search[0], kFromHeuristic);
+    for (int i = 0; i < found; ++i) c.add(search[i], kFromSearch);
     return c;
   }
   if (d.state.can_pass()) c.add(kPass, kFromPass);
-  std::array<Play, kMaxSearchCandidates> search;
-  const int found = search_candidates(d.variant, d.state, d.moves, search);
   c.add(search[0], kFromHeuristic);  // (the search's first is the heuristic's choice)
   std::array<Play, kMaxRolloutCandidates> best;
   const int rated = o.guide ? rated_best(*o.guide, d, o.guide_top, best) : 0;

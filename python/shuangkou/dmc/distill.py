@@ -15,7 +15,14 @@ and takes one Adam step on
 - `abs_weight` times the same error of Q against the candidate's mean win (`win`, weighted
   by its own standard error), so Q keeps the scale of a win probability;
 - `rank_weight` times the cross-entropy of the softmax over the candidates' Q toward
-  the best-labelled candidate.
+  the best-labelled candidate;
+- `imitate_weight` times the cross-entropy of the softmax over the candidates' Q /
+  `temperature` toward the candidate that the agent played, at the decisions of the
+  `imitate` agents (behaviour cloning of an expert, the search bot's own decisions: its
+  rule keeps the heuristic's play unless another leads, which the argmax of the labels
+  does not);
+- `rel_weight` scales the first term (0: none, and then the updates draw the imitated
+  decisions alone).
 
 Every `eval_every` updates the run saves model.safetensors, plays `eval_deals` duplicate
 deals against `eval_opponent` from the config's seed (the deals that choose checkpoints:
@@ -23,7 +30,8 @@ neither eval-v1 nor the labels' deals), and scores the held-out shards (the firs
 `holdout_shards` of the first folder): holdout.csv gets the regret (the best candidate's
 value minus the value of the network's choice among the candidates, both re-estimated on
 the `fresh` run's worlds where one is given), the agreement with the best candidate where
-its lead exceeds two standard errors, and the held-out loss. Checkpoints, logs, resume,
+its lead exceeds two standard errors, the agreement with the imitated agents' plays
+(`imitation`), and the held-out loss. Checkpoints, logs, resume,
 Ctrl-C and --force are the DMC learner's (shuangkou.dmc.learner).
 """
 
@@ -44,7 +52,7 @@ from .net import QNetwork
 from .train_config import DistillSettings, TrainConfig
 
 # What distillation reads of the labels (the full-information state stays on disk).
-_DECISION = ("obs", "deal")
+_DECISION = ("obs", "deal", "imitated", "chosen")
 _CANDIDATE = ("move", "win", "win_se", "adv", "adv_se", "score", "score_se")
 _EVAL_CHUNK = 8192  # decisions a held-out scoring pass takes at once
 
@@ -78,10 +86,14 @@ class LabelData:
     and the held-out candidates' fresh values (None without a `fresh` run)."""
 
     def __init__(self, settings: DistillSettings, device: torch.device) -> None:
-        sets = [read_labels(folder).arrays for folder in settings.labels]
+        sets = [_with_imitated(read_labels(folder).arrays, folder, settings.imitate) for folder in settings.labels]
         per_shard = _deals_per_shard(settings.labels[0])
         held = sets[0]["deal"] < settings.holdout_shards * per_shard
-        train = _join([_subset(sets[0], ~held)] + [_subset(s, np.ones(len(s["deal"]), bool)) for s in sets[1:]])
+        # With imitation alone (rel_weight 0), the other agents' decisions would carry only the
+        # absolute term: training draws the imitated decisions alone.
+        only = settings.imitate_weight > 0 and settings.rel_weight == 0
+        keep = [s["imitated"] if only else np.ones(len(s["deal"]), bool) for s in sets]
+        train = _join([_subset(sets[0], keep[0] & ~held)] + [_subset(s, k) for s, k in zip(sets[1:], keep[1:])])
         if len(train["deal"]) == 0:
             raise ValueError(
                 f"distill: labels: no decisions left to train on beside the {settings.holdout_shards} held-out shards"
@@ -97,6 +109,21 @@ class LabelData:
         """`size` training decisions drawn uniformly, with their candidates."""
         idx = torch.randint(int(self.train["n"]), (size,), generator=generator)
         return gather(self.train, idx.to(self.train["obs"].device))
+
+
+def _with_imitated(a: dict[str, np.ndarray], folder: str, imitate: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """The labels with `imitated`: the decisions whose agent is one of `imitate` (as the
+    folder's config names its agents) and whose candidates are every legal action (so that
+    the softmax leaves no play unconstrained); ValueError naming an agent the labels lack."""
+    names = list(read_manifest(Path(folder) / MANIFEST)["config"]["agents"])
+    unknown = [x for x in imitate if x not in names]
+    if unknown:
+        raise ValueError(
+            f"distill: imitate: '{unknown[0]}' is not an agent of '{folder}' (its agents: {', '.join(names)})"
+        )
+    wanted = np.array([name in imitate for name in names] + [False])
+    whole = np.diff(a["offset"]) == a["legal"]
+    return {**a, "imitated": wanted[a["agent"]] & whole & (a["chosen"] >= 0)}
 
 
 def _deals_per_shard(folder: str) -> int:
@@ -151,6 +178,8 @@ def _tensors(a: dict[str, np.ndarray], device: torch.device) -> dict[str, Any]:
     t["n"], t["seg"] = len(counts), torch.from_numpy(seg).to(device)
     best, lead = _best(a["adv"], a["adv_se"], a["offset"])
     t["best"], t["lead"] = torch.from_numpy(best).to(device), torch.from_numpy(lead).to(device)
+    played = np.where(a["imitated"], a["offset"][:-1] + a["chosen"], -1)  # (rows; -1: not imitated)
+    t["played"] = torch.from_numpy(played.astype(np.int64)).to(device)
     return t
 
 
@@ -182,6 +211,8 @@ def gather(data: dict[str, Any], idx: torch.Tensor) -> dict[str, torch.Tensor]:
     out["seg"], out["counts"] = seg, counts
     out["best"] = data["best"][idx] - offset[idx] + first  # (rows of the batch)
     out["lead"] = data["lead"][idx]
+    played = data["played"][idx]
+    out["played"] = torch.where(played >= 0, played - offset[idx] + first, played)  # (-1: not imitated)
     return out
 
 
@@ -201,15 +232,26 @@ def distill_loss(
     rel = (w * (q - mean_q[seg] - b["adv"]) ** 2).sum() / w.sum()
     wa = 1 / (b["win_se"] ** 2 + s.se_floor**2)
     absolute = (wa * (q - b["win"]) ** 2).sum() / wa.sum()
-    loss = rel + s.abs_weight * absolute
+    loss = s.rel_weight * rel + s.abs_weight * absolute
     parts = {"rel_loss": rel.item(), "abs_loss": absolute.item()}
     if s.rank_weight > 0:
-        top = _segment_max(q.detach(), seg, n)
-        lse = torch.zeros(n, dtype=q.dtype, device=q.device).index_add_(0, seg, torch.exp(q - top[seg])).log() + top
-        rank = (lse - q[b["best"]]).mean()
+        rank = (_log_sum_exp(q, seg, n) - q[b["best"]]).mean()
         loss = loss + s.rank_weight * rank
         parts["rank_loss"] = rank.item()
+    if s.imitate_weight > 0:
+        mine = b["played"] >= 0
+        logits = q / s.temperature
+        ce = (_log_sum_exp(logits, seg, n) - logits[b["played"].clamp(min=0)])[mine]
+        imitation = ce.mean() if len(ce) else q.sum() * 0
+        loss = loss + s.imitate_weight * imitation
+        parts["imitate_loss"] = imitation.item()
     return loss, parts
+
+
+def _log_sum_exp(x: torch.Tensor, seg: torch.Tensor, n: int) -> torch.Tensor:
+    """Per decision, the log of the sum of exp(x) over its candidate rows."""
+    top = _segment_max(x.detach(), seg, n)
+    return torch.zeros(n, dtype=x.dtype, device=x.device).index_add_(0, seg, torch.exp(x - top[seg])).log() + top
 
 
 @torch.no_grad()
@@ -231,6 +273,7 @@ def holdout_scores(net: QNetwork, data: dict[str, Any], fresh: torch.Tensor | No
     the distillation loss."""
     values = fresh if fresh is not None else data["win"]
     regret, agree, clear, loss, n = 0.0, 0, 0, 0.0, int(data["n"])
+    same, imitated = 0, 0
     for lo in range(0, n, _EVAL_CHUNK):
         idx = torch.arange(lo, min(n, lo + _EVAL_CHUNK), device=data["obs"].device)
         b = gather(data, idx)
@@ -240,11 +283,15 @@ def holdout_scores(net: QNetwork, data: dict[str, Any], fresh: torch.Tensor | No
         sure = b["lead"] > 2
         agree += int((pick == best)[sure].sum())
         clear += int(sure.sum())
+        mine = b["played"] >= 0
+        same += int((pick == b["played"])[mine].sum())
+        imitated += int(mine.sum())
         loss += distill_loss(net, b, s)[0].item() * len(idx)
     return {
         "regret": regret / n,
         "agreement": agree / clear if clear else float("nan"),
         "clear_share": clear / n,
+        "imitation": same / imitated if imitated else float("nan"),
         "holdout_loss": loss / n,
         "fresh": fresh is not None,
         "decisions": n,

@@ -139,6 +139,10 @@ class DistillSettings:
     rank_weight: float = 0.0  # cross-entropy of the softmax over the candidates toward the best one
     se_floor: float = 0.05  # a candidate's weight is 1 / (se**2 + se_floor**2)
     anchor_weight: float = 0.0  # the mean squared distance of the weights from their start (init_from), times this
+    rel_weight: float = 1.0  # the regression of the candidates' relative Q to their relative values (adv)
+    imitate: tuple[str, ...] = ()  # agents of the labels (as their config names them) whose played moves are targets
+    imitate_weight: float = 0.0  # cross-entropy of the softmax over the candidates' Q / temperature toward them
+    temperature: float = 0.05  # the imitation's softmax temperature, in the units of Q
 
     @classmethod
     def from_value(cls, value: Any, where: str) -> DistillSettings | None:
@@ -164,7 +168,7 @@ class DistillSettings:
             raise ValueError(f"{where}: distill: holdout_shards: must be an integer 0..{1 << 20:,}, got {shown(h)}")
         if not isinstance(data.get("fresh", "none"), str) or not data.get("fresh", "none"):
             raise ValueError(f"{where}: distill: fresh: a labelling folder or none, got {shown(data.get('fresh'))}")
-        for name in ("abs_weight", "rank_weight", "se_floor", "anchor_weight"):
+        for name in ("abs_weight", "rank_weight", "se_floor", "anchor_weight", "rel_weight", "imitate_weight"):
             x = data.get(name, getattr(cls, name))
             if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x <= 1e6:
                 raise ValueError(f"{where}: distill: {name}: must be a number 0..1e6, got {shown(x)}")
@@ -173,11 +177,27 @@ class DistillSettings:
             raise ValueError(f"{where}: distill: se_floor: must be > 0, got {data['se_floor']}")
         if data.get("target", "win") not in ("win", "score"):
             raise ValueError(f"{where}: distill: target: must be win or score, got {shown(data.get('target'))}")
+        data["imitate"] = _imitate(data, where)
+        x = data.get("temperature", cls.temperature)
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or not 1e-4 <= x <= 1e3:
+            raise ValueError(f"{where}: distill: temperature: must be a number in [0.0001, 1000], got {shown(x)}")
+        data["temperature"] = float(x)
         x = data.get("score_scale", 20.0)
         if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 < x <= 1e6:
             raise ValueError(f"{where}: distill: score_scale: must be a number in (0, 1e6], got {shown(x)}")
         data["score_scale"] = float(x)
         return cls(**data)
+
+
+def _imitate(data: dict[str, Any], where: str) -> tuple[str, ...]:
+    """The `imitate` agents, checked: names (strings), given exactly when imitate_weight > 0."""
+    names = data.get("imitate", ())
+    names = [names] if isinstance(names, str) else names
+    if not isinstance(names, (list, tuple)) or not all(isinstance(x, str) and x for x in names):
+        raise ValueError(f"{where}: distill: imitate: agent names of the labels (a list), got {shown(names)}")
+    if bool(names) != (data.get("imitate_weight", 0.0) > 0):
+        raise ValueError(f"{where}: distill: imitate and imitate_weight go together (agents with a weight > 0)")
+    return tuple(names)
 
 
 _RAY_INTS = {  # name -> (least, most)

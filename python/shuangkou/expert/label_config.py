@@ -17,14 +17,15 @@ from ..errors import clip
 from ..util.variant_files import read_mapping, shown
 
 MAX_SHARDS = 1 << 20
+MAX_CANDIDATES = 256  # the C++ labeller's kMaxRolloutCandidates (bots/rollouts.h)
 MAX_DEALS_PER_SHARD = 1 << 20
 _EXPECTED = "expected a mapping of labelling settings, one 'name: value' per line (configs/expert/label_*.yaml)"
 _INTS = {  # name -> (least, most)
     "worlds": (1, 1 << 16),
-    "all_legal_up_to": (0, 64),
-    "max_candidates": (2, 64),
-    "random_candidates": (0, 64),
-    "guide_top": (1, 64),
+    "all_legal_up_to": (0, MAX_CANDIDATES),
+    "max_candidates": (2, MAX_CANDIDATES),
+    "random_candidates": (0, MAX_CANDIDATES),
+    "guide_top": (1, MAX_CANDIDATES),
     "deals_per_shard": (1, MAX_DEALS_PER_SHARD),
     "shards": (1, MAX_SHARDS),
     "threads": (0, _core.MAX_THREADS),

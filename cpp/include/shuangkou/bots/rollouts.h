@@ -19,7 +19,7 @@
 namespace shuangkou {
 
 // The most candidates one call of rollout_candidates takes.
-inline constexpr int kMaxRolloutCandidates = 64;
+inline constexpr int kMaxRolloutCandidates = 256;  // the most legal actions seen in a baibian deal: 140
 // The most candidates the search bot compares (its own candidate list).
 inline constexpr int kMaxSearchCandidates = 4;
 

@@ -24,7 +24,8 @@
 
 namespace shuangkou {
 
-// Why a candidate was labelled (bits of LabelSet::why).
+// Why a candidate was labelled (bits of LabelSet::why). Where every legal action is
+// labelled, the heuristic's, search's and pass bits still mark their candidates.
 enum CandidateSource : uint8_t {
   kFromAllLegal = 1,   // the decision had few legal actions: every one is labelled
   kFromHeuristic = 2,  // the heuristic's choice
