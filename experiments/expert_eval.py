@@ -32,10 +32,10 @@ from shuangkou import _core
 VARIANT = "baibian"
 
 
-def pair(agents: list, deals: int, threads: int) -> dict:
+def pair(agents: list, deals: int, threads: int, variant: str = VARIANT) -> dict:
     """One arena pair on the first `deals` of eval-v1: WP, ADP and their intervals."""
     start = time.perf_counter()
-    r = sk.arena(VARIANT, agents=agents, deals=f"eval-v1:{deals}", threads=threads)
+    r = sk.arena(variant, agents=agents, deals=f"eval-v1:{deals}", threads=threads)
     p = r["pairs"][0]
     keep = ("a", "b", "deals", "wp", "wp_ci", "adp", "adp_ci")
     return {**{k: p[k] for k in keep if k in p}, "seconds": round(time.perf_counter() - start, 1)}
@@ -59,11 +59,11 @@ def coverage(model: str, deals: int, threads: int) -> dict:
     return {"decisions": int(len(r["deal"])), "outside": outside}
 
 
-def speed(agent: str, deals: int) -> dict:
+def speed(agent: str, deals: int, variant: str = VARIANT) -> dict:
     """The agent in every seat on one thread: decisions a second (and its counters)."""
     bot = sk.Bot(agent)
     start = time.perf_counter()
-    res = sk.selfplay(VARIANT, games=deals, agents=bot, threads=1, seed=0)
+    res = sk.selfplay(variant, games=deals, agents=bot, threads=1, seed=0)
     seconds = time.perf_counter() - start
     actions = int(res.arrays["actions"].sum())
     return {
@@ -74,7 +74,7 @@ def speed(agent: str, deals: int) -> dict:
     }
 
 
-def value_gaps(model: str, deals: int) -> tuple[np.ndarray, int]:
+def value_gaps(model: str, deals: int, variant: str = VARIANT) -> tuple[np.ndarray, int]:
     """The gaps between the network's two best values at the decisions of `deals` deals it
     plays in every seat where its guided search may search (two or more legal actions, no
     play that empties the hand), and the decisions with a legal play (the guided search's
@@ -82,7 +82,7 @@ def value_gaps(model: str, deals: int) -> tuple[np.ndarray, int]:
     bot = sk.Bot(f"dmc:{model}")
     gaps, decisions = [], 0
     for i in range(deals):
-        g = sk.Game(VARIANT, seed=1_000 + i)
+        g = sk.Game(variant, seed=1_000 + i)
         while not g.is_over():
             moves = g.legal_moves()
             if moves:
@@ -96,11 +96,11 @@ def value_gaps(model: str, deals: int) -> tuple[np.ndarray, int]:
     return np.array(gaps), decisions
 
 
-def calibrate(model: str, share: float, deals: int, out: Path) -> dict:
+def calibrate(model: str, share: float, deals: int, out: Path, variant: str = VARIANT) -> dict:
     """The gap at which the network's guided search searches `share` of its decisions (as
     the shipped network's did at its fixed gap), written into a copy of the model file
     (metadata "search_gap")."""
-    gaps, decisions = value_gaps(model, deals)
+    gaps, decisions = value_gaps(model, deals, variant)
     gap = float(np.quantile(gaps, min(1.0, share * decisions / len(gaps))))
     net = _core.QNet.load(model)
     meta = {**net.metadata, "search_gap": f"{gap:.6g}"}

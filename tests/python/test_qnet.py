@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import zipfile
 
 import numpy as np
@@ -480,3 +481,44 @@ def test_a_network_s_search_gap_sets_where_its_guided_search_searches(tmp_path):
         c = dict(bot.counters())
         searched[name] = c["searched"] / c["decisions"]
     assert searched["never"] < 0.05 < 0.5 < searched["always"]
+
+
+def _positions(deals: int = 6) -> list[sk.Game]:
+    """Positions with two or more legal actions, from heuristic self-play of baibian."""
+    out, heuristic = [], sk.Bot("heuristic")
+    for seed in range(deals):
+        g = sk.Game("baibian", seed=seed)
+        while not g.is_over():
+            if len(g.legal_action_ids()) > 1:
+                out.append(g.clone())
+            g.apply_action(heuristic.step(g))
+    return out
+
+
+def test_a_network_s_heuristic_prior_is_added_to_the_heuristic_s_choice_alone(tmp_path):
+    alone = sk.Bot(f"dmc:{_network_file(tmp_path, {'variant': 'baibian'})}")
+    prior = sk.Bot(f"dmc:{_network_file(tmp_path, {'variant': 'baibian', 'heuristic_prior': '0.25'})}")
+    heuristic, changed = sk.Bot("heuristic"), 0
+    for g in _positions():
+        chosen, a, b = heuristic.step(g), alone.values(g), prior.values(g)
+        assert b[chosen] == pytest.approx(a[chosen] + 0.25)
+        assert all(b[x] == a[x] for x in a if x != chosen)
+        assert b[prior.step(g)] == max(b.values())  # the bot plays the best of its values, prior included
+        changed += alone.step(g) != prior.step(g)
+    assert changed > 10  # the prior changes some of the network's choices
+
+
+def test_a_prior_on_a_network_that_rates_every_move_alike_plays_the_heuristic():
+    shapes = {"l0.obs": (4, 445), "l0.move": (4, 44), "l0.bias": (4,), "out.weight": (1, 4), "out.bias": (1,)}
+    zeros = {k: np.zeros(v, np.float32) for k, v in shapes.items()}
+    flat, with_prior = (sk.Bot.dmc(sk.QNet(445, 44, [4], zeros, m)) for m in ({}, {"heuristic_prior": "1e-6"}))
+    heuristic, positions = sk.Bot("heuristic"), _positions(2)
+    assert all(with_prior.step(g) == heuristic.step(g) for g in positions)
+    assert sum(flat.step(g) != heuristic.step(g) for g in positions) > 10  # (without it: the first legal move)
+
+
+@pytest.mark.parametrize("value", ["1.5", "-0.1", "nan", "0.1x", ""])
+def test_a_bad_heuristic_prior_is_refused_naming_it(tmp_path, value):
+    path = _network_file(tmp_path, {"variant": "baibian", "heuristic_prior": value})
+    with pytest.raises(ValueError, match=r"heuristic_prior must be a number in \[0, 1\], got '" + re.escape(value)):
+        sk.Bot(f"dmc:{path}")

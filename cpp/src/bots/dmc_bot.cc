@@ -1,6 +1,7 @@
 // The dmc bot: the legal move of highest Q under a trained network (qnet.h),
 // the moves scored in the order the bots get them (the canonical plays, then
-// the pass where legal), ties to the first. Exact ties need equal move
+// the pass where legal), ties to the first; a network whose metadata gives a
+// "heuristic_prior" adds it to the Q of the heuristic's choice. Exact ties need equal move
 // features, which only moves of one action id have.
 #include <algorithm>
 #include <memory>
@@ -19,10 +20,27 @@ namespace shuangkou {
 namespace detail {
 namespace {
 
+// Adds `prior` to the Q of the heuristic's choice among the legal moves of `s`
+// (q in dmc_values' order): the network's values decide, the heuristic's play
+// wins where none leads it by more than the prior.
+void add_prior(float prior, const Variant& v, const GameState& s, const MoveList& moves, std::span<float> q) {
+  const Play h = heuristic_action(v, s, moves);
+  if (h == kPass) {
+    if (s.can_pass()) q[static_cast<size_t>(moves.size())] += prior;
+    return;
+  }
+  for (int i = 0; i < moves.size(); ++i)
+    if (moves[i] == h) {
+      q[static_cast<size_t>(i)] += prior;
+      return;
+    }
+}
+
 // The network's Q value of each legal move of `s` (moves' order, then the pass
-// where legal) into `q`, sized for them.
-void dmc_values(const QNet& net, const Variant& v, const GameState& s, std::span<const Action> recent,
-                const MoveList& moves, std::span<float> q) {
+// where legal) into `q`, sized for them, `prior` added to the heuristic's
+// choice (a network's "heuristic_prior"; 0: the network alone).
+void dmc_values(const QNet& net, float prior, const Variant& v, const GameState& s,
+                std::span<const Action> recent, const MoveList& moves, std::span<float> q) {
   thread_local std::vector<float> obs, features;  // grown once, then reused
   const int n = moves.size() + (s.can_pass() ? 1 : 0);
   obs.resize(static_cast<size_t>(observation_size()));
@@ -34,14 +52,15 @@ void dmc_values(const QNet& net, const Variant& v, const GameState& s, std::span
   if (s.can_pass())
     encode_move(kPass, features.data() + static_cast<size_t>(moves.size()) * kMoveFeatureSize);
   net.q_values(obs.data(), features.data(), n, q.data());
+  if (prior > 0) add_prior(prior, v, s, moves, q);
 }
 
-Play dmc_action(const QNet& net, const Variant& v, const GameState& s, std::span<const Action> recent,
-                const MoveList& moves) {
+Play dmc_action(const QNet& net, float prior, const Variant& v, const GameState& s,
+                std::span<const Action> recent, const MoveList& moves) {
   thread_local std::vector<float> q;  // grown once, then reused
   const int n = moves.size() + (s.can_pass() ? 1 : 0);
   if (q.size() < static_cast<size_t>(n)) q.resize(static_cast<size_t>(n));
-  dmc_values(net, v, s, recent, moves, std::span<float>(q.data(), static_cast<size_t>(n)));
+  dmc_values(net, prior, v, s, recent, moves, std::span<float>(q.data(), static_cast<size_t>(n)));
   int best = 0;
   for (int i = 1; i < n; ++i)
     if (q[i] > q[best]) best = i;
@@ -55,6 +74,7 @@ struct ShippedNet {
   Variant variant;
   std::shared_ptr<const QNet> net;
   std::optional<float> gap;  // its calibrated "search_gap", if any
+  float prior = 0;           // its "heuristic_prior" (0: none)
 };
 
 // Whether `v` is preset `p` for a network: equal but for team_formation,
@@ -106,6 +126,22 @@ std::optional<float> metadata_gap(const QNet& net) {
   return std::nullopt;
 }
 
+// A network's prior on the heuristic's choice: its metadata's
+// "heuristic_prior", a number in [0, 1] added to that play's Q (0 where it has
+// none); std::invalid_argument naming `what` for any other value.
+float metadata_prior(const QNet& net, const std::string& what) {
+  const auto it = net.metadata().find("heuristic_prior");
+  if (it == net.metadata().end()) return 0;
+  try {
+    size_t used = 0;
+    const float prior = std::stof(it->second, &used);
+    if (used == it->second.size() && prior >= 0 && prior <= 1) return prior;
+  } catch (const std::exception&) {
+  }
+  throw std::invalid_argument(what + ": its metadata's heuristic_prior must be a number in [0, 1], got '" +
+                              clip(it->second, 40) + "'");
+}
+
 class DmcBot final : public Bot {
  public:
   // One network (dmc:PATH, Bot.dmc): it plays the rule sets its metadata names
@@ -114,13 +150,15 @@ class DmcBot final : public Bot {
       : net_(std::move(net)), label_(std::move(label)) {
     if (!any_variant) trained_ = trained_presets(*net_);
     search_gap_ = metadata_gap(*net_);
+    prior_ = metadata_prior(*net_, "network '" + label_ + "'");
   }
   // ... or the built-in networks, each for its preset.
   DmcBot(std::vector<ShippedNet> shipped, std::string label)
       : shipped_(std::move(shipped)), label_(std::move(label)) {}
 
   Play step(const Decision& d) const override {
-    return d.moves.empty() ? kPass : dmc_action(net_for(d.variant), d.variant, d.state, d.recent, d.moves);
+    if (d.moves.empty()) return kPass;
+    return dmc_action(net_for(d.variant), prior_for(d.variant), d.variant, d.state, d.recent, d.moves);
   }
   std::string label() const override { return label_; }
   std::optional<float> search_gap(const Variant& v) const override {
@@ -130,7 +168,7 @@ class DmcBot final : public Bot {
     return std::nullopt;
   }
   bool values(const Decision& d, std::span<float> out) const override {
-    dmc_values(net_for(d.variant), d.variant, d.state, d.recent, d.moves, out);
+    dmc_values(net_for(d.variant), prior_for(d.variant), d.variant, d.state, d.recent, d.moves, out);
     return true;
   }
   void check_variant(const Variant& v) const override {
@@ -172,6 +210,12 @@ class DmcBot final : public Bot {
       if (same_game(v, s.variant)) return s.net.get();
     return nullptr;
   }
+  float prior_for(const Variant& v) const {
+    if (net_) return prior_;
+    for (const ShippedNet& s : shipped_)
+      if (same_game(v, s.variant)) return s.prior;
+    return 0;
+  }
   const QNet& net_for(const Variant& v) const {
     const QNet* net = find(v);
     if (!net) check_variant(v);  // (runners ask first; this names the problem all the same)
@@ -180,6 +224,7 @@ class DmcBot final : public Bot {
   std::shared_ptr<const QNet> net_;   // shared, read-only (q_values is const and thread-safe)
   std::vector<std::string> trained_;  // the presets net_ plays (empty: any)
   std::optional<float> search_gap_;   // net_'s calibrated "search_gap" (the built-in bot: none)
+  float prior_ = 0;                   // net_'s "heuristic_prior"
   std::vector<ShippedNet> shipped_;   // for the built-in bot (net_ null)
   std::string label_;
 };
@@ -219,7 +264,8 @@ std::vector<ShippedNet> builtin_nets() {
         throw std::invalid_argument("model file '" + path + "' is registered for " + name +
                                     " but was trained for " + clip(trained->second, 60));
       const std::optional<float> gap = metadata_gap(*net);
-      nets.push_back({name, path, preset(name), std::move(net), gap});
+      const float prior = metadata_prior(*net, "model file '" + path + "'");
+      nets.push_back({name, path, preset(name), std::move(net), gap, prior});
     }
     b.nets = std::move(nets);
   }
