@@ -42,6 +42,16 @@ TARGETS = {"baibian": (0.70, 120)}
 OTHER_TARGET = (0.55, 60)
 
 
+def baibian_alone(run: Path) -> Path:
+    """The shipped baibian network's weights without its heuristic prior and gate (docs/dmc_model.md),
+    written into the run's folder."""
+    net = sk.QNet.load(str(ROOT / "python" / "shuangkou" / "models" / "dmc_baibian.safetensors"))
+    meta = {k: v for k, v in net.metadata.items() if k not in ("heuristic_prior", "search_gap")}
+    path = run / "baibian_alone.safetensors"
+    path.write_bytes(sk.QNet(net.obs_size, net.move_size, list(net.hidden), net.tensors(), meta).to_bytes())
+    return path
+
+
 def read_train(run: Path) -> list[dict]:
     """train.csv with samples and elapsed_s counted on across resumes (a learner before
     this version restarted both at a resume: they are accumulated here)."""
@@ -179,10 +189,10 @@ def main() -> int:
         compared = r["pairs"][0] | {"a": other.name}
     baibian = None
     if variant != "baibian":  # what training here gained over the baibian network playing this rule set
-        shipped = ROOT / "python" / "shuangkou" / "models" / "dmc_baibian.safetensors"
-        r = sk.arena(variant, [f"dmc:{model}", f"dmc:{shipped}"], deals=f"eval-v1:{args.deals}", threads=args.threads)
+        shipped = f"dmc:{baibian_alone(run)}?variant=any"  # (the network alone, as the one trained here plays)
+        r = sk.arena(variant, [f"dmc:{model}", shipped], deals=f"eval-v1:{args.deals}", threads=args.threads)
         baibian = r["pairs"][0] | {"a": "dmc", "b": "the baibian network"}
-        r = sk.arena(variant, [f"dmc:{shipped}", "heuristic"], deals=f"eval-v1:{args.deals}", threads=args.threads)
+        r = sk.arena(variant, [shipped, "heuristic"], deals=f"eval-v1:{args.deals}", threads=args.threads)
         pairs.append(r["pairs"][0] | {"a": "the baibian network"})
         pairs.insert(0, baibian)
     json.dump(

@@ -494,8 +494,8 @@ def test_an_agent_bot_names_what_it_cannot_play():
         bot.step(pyspiel.load_game("kuhn_poker").new_initial_state())
     with pytest.raises(ValueError, match="a chance node"):
         bot.step(pyspiel.load_game("python_shuangkou").new_initial_state())
-    with pytest.raises(ValueError, match="no network is shipped for the rule set 'classic'"):
-        so.as_openspiel_bot("dmc").step(dealt(so.load_game("classic"), 1))
+    with pytest.raises(ValueError, match="no network is shipped for the rule set 'qianbian_collect'"):
+        so.as_openspiel_bot("dmc").step(dealt(so.load_game("qianbian_collect"), 1))
 
 
 # ---------------------------------------------------------------------------- the report

@@ -429,8 +429,8 @@ def test_the_advisor_names_its_play_and_a_q_networks_best_values():
 def test_a_table_refuses_the_built_in_dmc_where_no_network_is_shipped_for_its_rules():
     for where in ({"advisor": "dmc"}, {"helper": "dmc+search"}, {"seats": ["human", "dmc", "greedy", "greedy"]}):
         args = {"seats": ["human", "greedy", "greedy", "greedy"], **where}
-        with pytest.raises(ValueError, match="no network is shipped for the rule set 'classic'"):
-            Table(sk.Rules("classic"), turn_seconds=None, **args)
+        with pytest.raises(ValueError, match="no network is shipped for the rule set 'qianbian_collect'"):
+            Table(sk.Rules("qianbian_collect"), turn_seconds=None, **args)
 
 
 def test_the_table_plays_one_move_at_a_time_whatever_the_threads_that_call_it():

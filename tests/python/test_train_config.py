@@ -177,8 +177,8 @@ def test_the_values_of_a_file_carry_their_line(tmp_path):
         ({"eval_opponent": " random"}, "eval_opponent"),
         ({"eval_opponent": "x" * 10_000}, "eval_opponent"),
         ({"variant": "nope"}, "variant"),
-        ({"variant": "classic", "eval_opponent": "dmc"}, "eval_opponent"),  # no network is shipped for classic
-        ({"variant": "classic", "opponent": "dmc+search", "opponent_share": 0.5}, "opponent"),
+        ({"variant": "qianbian_collect", "eval_opponent": "dmc"}, "eval_opponent"),  # no network is shipped for it
+        ({"variant": "qianbian_collect", "opponent": "dmc+search", "opponent_share": 0.5}, "opponent"),
         ({"reward": ["win"] * 10_000}, "reward"),
     ],
 )
