@@ -164,11 +164,16 @@ def test_every_variant_trains_from_its_config(tmp_path, variant):
     # The one recipe in another variant, with its own budget (the updates of its hour, and the
     # schedule's end that goes with them).
     budget = {"variant", "updates", "lr_end", "average_last"}
-    assert {k: v for k, v in vars(config).items() if k not in budget} == {
-        k: v for k, v in vars(recipe).items() if k not in budget
+    # classic starts from the baibian network's weights instead of the heuristic teacher.
+    warm = {"init_from", "teacher", "teacher_start", "teacher_updates"} if config.init_from != "none" else set()
+    assert {k: v for k, v in vars(config).items() if k not in budget | warm} == {
+        k: v for k, v in vars(recipe).items() if k not in budget | warm
     }
+    if warm:
+        assert config.teacher == "none" and Path(config.init_from).name == "dmc_baibian.safetensors"
     tiny = {"hidden": [16], "num_envs": 32, "collect": 256, "replay": 1024, "batch_size": 256, "updates": 2}
-    tiny |= {"teacher_updates": 1, "eval_every": 2, "eval_deals": 4, "log_every": 1}
+    tiny |= {"eval_every": 2, "eval_deals": 4, "log_every": 1, "init_from": "none"}  # (a tiny network: no warm start)
+    tiny |= {} if warm else {"teacher_updates": 1}
     result = train(TrainConfig.from_dict({**vars(config), **tiny}), tmp_path, progress=False)
     assert result["log"]["update"] == 2 and result["log"]["samples"] >= 512
     assert sk.QNet.load(str(tmp_path / "model.safetensors")).metadata["variant"] == variant
