@@ -29,9 +29,8 @@ def rate(agent: str, variant: str, games: int) -> int:
 def alone_file(variant: str, folder: Path) -> Path:
     """The shipped network of `variant` without its prior and gate."""
     net = sk.QNet.load(sk.builtin_models()[variant])
-    meta = {k: v for k, v in net.metadata.items() if k not in ("heuristic_prior", "search_gap")}
     path = folder / f"{variant}_alone.safetensors"
-    path.write_bytes(sk.QNet(net.obs_size, net.move_size, list(net.hidden), net.tensors(), meta).to_bytes())
+    path.write_bytes(net.with_metadata({"heuristic_prior": None, "search_gap": None}).to_bytes())
     return path
 
 

@@ -102,10 +102,8 @@ def calibrate(model: str, share: float, deals: int, out: Path, variant: str = VA
     (metadata "search_gap")."""
     gaps, decisions = value_gaps(model, deals, variant)
     gap = float(np.quantile(gaps, min(1.0, share * decisions / len(gaps))))
-    net = _core.QNet.load(model)
-    meta = {**net.metadata, "search_gap": f"{gap:.6g}"}
     calibrated = out / (Path(model).stem + "_gap.safetensors")
-    calibrated.write_bytes(_core.QNet(net.obs_size, net.move_size, list(net.hidden), net.tensors(), meta).to_bytes())
+    calibrated.write_bytes(_core.QNet.load(model).with_metadata({"search_gap": f"{gap:.6g}"}).to_bytes())
     return {"share": share, "gap": gap, "decisions": decisions, "eligible": len(gaps), "model": str(calibrated)}
 
 

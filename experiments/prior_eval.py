@@ -41,11 +41,7 @@ MODELS = Path(sk.__file__).parent / "models"
 def with_prior(source: Path, prior: float | None, path: Path) -> Path:
     """A copy of `source` whose metadata gives `prior` (None: no heuristic_prior key)."""
     net = _core.QNet.load(str(source))
-    meta = {k: v for k, v in net.metadata.items() if k != "heuristic_prior"}
-    if prior is not None:
-        meta["heuristic_prior"] = f"{prior:g}"
-    data = _core.QNet(net.obs_size, net.move_size, list(net.hidden), net.tensors(), meta).to_bytes()
-    path.write_bytes(data)
+    path.write_bytes(net.with_metadata({"heuristic_prior": None if prior is None else f"{prior:g}"}).to_bytes())
     return path
 
 

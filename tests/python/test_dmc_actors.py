@@ -170,3 +170,64 @@ def test_collect_and_setters_check_their_arguments():
     with pytest.raises(ValueError, match="version"):
         actors.set_network(random_net(), -1)
     assert len(actors.collect(1)["target"]) >= 1  # (nothing above changed the actors)
+
+
+# ---------------------------------------------------------------------------- a heuristic prior in the actors
+
+
+def test_a_network_with_a_heuristic_prior_is_played_as_the_dmc_bot_plays_it(tmp_path):
+    net = random_net(5).with_metadata({"heuristic_prior": "0.3"})
+    path = tmp_path / "m.safetensors"
+    path.write_bytes(net.to_bytes())
+    deals = 30
+    s = sk._core.DmcActors("baibian", net, num_envs=8, seed=4, epsilon=0.0, deals=deals).collect(10**9)
+    ref = sk.selfplay("baibian", games=deals, agents=f"dmc:{path}", seed=4)
+    np.testing.assert_array_equal(np.bincount(s["deal"], minlength=deals), ref.arrays["actions"])
+    outcome_targets(s, ref, deals)
+    alone = sk._core.DmcActors("baibian", random_net(5), num_envs=8, seed=4, epsilon=0.0, deals=deals).collect(10**9)
+    assert not np.array_equal(np.bincount(alone["deal"], minlength=deals), ref.arrays["actions"])
+
+
+def test_a_flat_network_with_a_prior_plays_the_heuristic_and_set_network_takes_the_prior_along():
+    flat = {n: np.zeros(shape, np.float32) for n, shape in sk.QNet.tensor_shapes(OBS, MOVE, [8])}
+    net = sk.QNet(OBS, MOVE, [8], flat, {"heuristic_prior": "1"})  # every Q is 0: the prior decides
+    deals = 30
+    ref = sk.selfplay("jj", games=deals, agents="heuristic", seed=6)
+    s = sk._core.DmcActors("jj", net, num_envs=8, seed=6, epsilon=0.0, deals=deals).collect(10**9)
+    np.testing.assert_array_equal(np.bincount(s["deal"], minlength=deals), ref.arrays["actions"])
+    outcome_targets(s, ref, deals)
+    # Pushed later, the prior goes with the weights (and away with them).
+    actors = sk._core.DmcActors("jj", random_net(6), num_envs=8, seed=6, epsilon=0.0, deals=deals)
+    actors.set_network(net, 1)
+    pushed = actors.collect(10**9)
+    np.testing.assert_array_equal(pushed["move"], s["move"])
+    actors = sk._core.DmcActors("jj", net, num_envs=8, seed=6, epsilon=0.0, deals=deals)
+    actors.set_network(net.with_metadata({"heuristic_prior": None}), 1)  # every Q 0: the first legal row
+    first = actors.collect(10**9)
+    assert not np.array_equal(np.bincount(first["deal"], minlength=deals), ref.arrays["actions"])
+
+
+@pytest.mark.parametrize("value", ["-0.1", "1.5", "nan", "high"])
+def test_a_bad_prior_is_refused_naming_it_and_the_actors_keep_their_network(value):
+    bad = random_net(7).with_metadata({"heuristic_prior": value})
+    with pytest.raises(ValueError, match="heuristic_prior"):
+        sk._core.DmcActors("classic", bad)
+    actors = sk._core.DmcActors("classic", random_net(7), version=3, num_envs=8, seed=1, epsilon=0.0)
+    with pytest.raises(ValueError, match="heuristic_prior"):
+        actors.set_network(bad, 4)
+    assert set(actors.collect(200)["version"]) == {3}
+
+
+def test_with_metadata_sets_and_removes_keys_of_a_copy():
+    net = random_net(8).with_metadata({"heuristic_prior": "0.05", "note": "x"})
+    changed = net.with_metadata({"heuristic_prior": None, "search_gap": "0.06"})
+    shape = {"format", "obs_size", "move_size", "hidden"}  # (every network's metadata gives these)
+    assert {k: v for k, v in net.metadata.items() if k not in shape} == {"heuristic_prior": "0.05", "note": "x"}
+    assert {k: v for k, v in changed.metadata.items() if k not in shape} == {"note": "x", "search_gap": "0.06"}
+    assert {k: changed.metadata[k] for k in shape} == {k: net.metadata[k] for k in shape}
+    for k, v in net.tensors().items():
+        np.testing.assert_array_equal(changed.tensors()[k], v)
+    assert sk.QNet.from_bytes(changed.to_bytes()).metadata == changed.metadata
+    for bad in ({"k": 1}, {3: "v"}):
+        with pytest.raises(ValueError, match="metadata"):
+            net.with_metadata(bad)

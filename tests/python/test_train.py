@@ -164,19 +164,64 @@ def test_every_variant_trains_from_its_config(tmp_path, variant):
     # The one recipe in another variant, with its own budget (the updates of its hour, and the
     # schedule's end that goes with them).
     budget = {"variant", "updates", "lr_end", "average_last"}
-    # classic starts from the baibian network's weights instead of the heuristic teacher.
+    # classic starts from the baibian network's weights instead of the heuristic teacher, and
+    # qianbian_collect from the qianbian network's.
     warm = {"init_from", "teacher", "teacher_start", "teacher_updates"} if config.init_from != "none" else set()
     assert {k: v for k, v in vars(config).items() if k not in budget | warm} == {
         k: v for k, v in vars(recipe).items() if k not in budget | warm
     }
     if warm:
-        assert config.teacher == "none" and Path(config.init_from).name == "dmc_baibian.safetensors"
+        source = {"classic": "baibian", "qianbian_collect": "qianbian"}[variant]
+        assert config.teacher == "none" and Path(config.init_from).name == f"dmc_{source}.safetensors"
     tiny = {"hidden": [16], "num_envs": 32, "collect": 256, "replay": 1024, "batch_size": 256, "updates": 2}
     tiny |= {"eval_every": 2, "eval_deals": 4, "log_every": 1, "init_from": "none"}  # (a tiny network: no warm start)
     tiny |= {} if warm else {"teacher_updates": 1}
     result = train(TrainConfig.from_dict({**vars(config), **tiny}), tmp_path, progress=False)
     assert result["log"]["update"] == 2 and result["log"]["samples"] >= 512
     assert sk.QNet.load(str(tmp_path / "model.safetensors")).metadata["variant"] == variant
+
+
+def test_a_heuristic_prior_goes_with_every_network_of_the_run(tmp_path, monkeypatch):
+    from shuangkou.dmc import sources
+
+    seen, real = [], sources._core.DmcActors
+
+    class Recording:  # the C++ actors, each network handed to them recorded
+        def __init__(self, rules, net, **kwargs):
+            seen.append(("made", net.metadata))
+            self.actors = real(rules, net, **kwargs)
+
+        def set_network(self, net, version):
+            seen.append(("pushed", net.metadata))
+            self.actors.set_network(net, version)
+
+        def __getattr__(self, name):
+            return getattr(self.actors, name)
+
+    monkeypatch.setattr(sources._core, "DmcActors", Recording)
+    settings = {"updates": 4, "eval_every": 4, "push_every": 2, "snapshot_share": 0.25, "snapshot_every": 2}
+    config = TrainConfig.from_dict({**vars_of(SMOKE), **settings, "heuristic_prior": 0.25})
+    assert config.network_metadata() == {"heuristic_prior": "0.25"} and TrainConfig().network_metadata() == {}
+    result = train(config, tmp_path, progress=False)
+    # The first actors, the pushes and the snapshot's new actors all had the prior.
+    assert {kind for kind, _ in seen} == {"made", "pushed"} and len(seen) >= 5
+    assert all(meta.get("heuristic_prior") == "0.25" for _, meta in seen)
+    assert sk.QNet.load(str(tmp_path / "model.safetensors")).metadata["heuristic_prior"] == "0.25"
+    # The evaluation played the file as saved: the dmc bot with its prior.
+    model = f"dmc:{tmp_path / 'model.safetensors'}"
+    again = sk.arena(config.variant, agents=[model, config.eval_opponent], deals=config.eval_deals, seed=config.seed)
+    assert result["eval"]["update"] == 4 and result["eval"]["adp"] == again["pairs"][0]["adp"]
+    for bad in (-0.1, 1.5, float("nan"), "0.1"):
+        with pytest.raises(ValueError, match="heuristic_prior"):
+            TrainConfig.from_dict({**vars_of(SMOKE), "heuristic_prior": bad})
+
+
+def test_the_stage_3_configs_differ_by_the_prior_alone():
+    prior = TrainConfig.from_yaml(ROOT / "configs" / "train" / "dmc_baibian_prior.yaml")
+    more = TrainConfig.from_yaml(ROOT / "configs" / "train" / "dmc_baibian_more.yaml")
+    shipped = sk.QNet.load(str(ROOT / "python" / "shuangkou" / "models" / "dmc_baibian.safetensors"))
+    assert prior.heuristic_prior == float(shipped.metadata["heuristic_prior"]) and more.heuristic_prior == 0
+    assert dataclasses.replace(prior, heuristic_prior=0.0) == more and prior.max_minutes == 30
 
 
 def test_a_config_takes_its_base_settings(tmp_path):

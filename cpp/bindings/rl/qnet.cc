@@ -89,6 +89,19 @@ sk::QNet make_qnet(const py::handle& obs_size, const py::handle& move_size, cons
   return sk::QNet(shape, std::move(t), std::move(meta));
 }
 
+// A copy of q with its metadata changed: a str value sets the key, None removes it.
+sk::QNet with_metadata(const sk::QNet& q, const py::dict& changes) {
+  std::map<std::string, std::string> meta = q.metadata();
+  for (const auto& [key, value] : changes) {
+    const std::string k = name_arg(key, "metadata keys");
+    if (value.is_none())
+      meta.erase(k);
+    else
+      meta[k] = name_arg(value, ("metadata '" + k + "'").c_str());
+  }
+  return sk::QNet(q.shape(), q.tensors(), std::move(meta));
+}
+
 // The Python face of DmcActors: collect releases the GIL (interruptibly,
 // by Ctrl-C, where a built-in seat or the teacher is a search bot) and holds
 // busy_, so a second collect meanwhile raises RuntimeError; set_network,
@@ -156,6 +169,10 @@ void bind_qnet(py::module_& m) {
       .def_property_readonly("move_size", [](const sk::QNet& q) { return q.shape().move_size; })
       .def_property_readonly("hidden", [](const sk::QNet& q) { return q.shape().hidden; })
       .def_property_readonly("metadata", &sk::QNet::metadata)
+      .def("with_metadata", &with_metadata, py::arg("changes"),
+           "A copy of this network (the same weights) whose metadata has each key of changes set to\n"
+           "its str value, or removed where the value is None; ValueError naming a key or value that\n"
+           "is not a str. The network itself is unchanged.")
       .def(
           "tensors",
           [](const sk::QNet& q) {

@@ -52,6 +52,15 @@ const DmcActorOptions& checked(const DmcActorOptions& o, const std::shared_ptr<c
   return o;
 }
 
+// The dmc bot on `net` where its metadata gives a heuristic prior (the actors
+// then play as that bot does); null where it gives none. As without a prior,
+// the network plays whatever rule set the actors deal (its "variant" metadata
+// is not checked: the bot is only asked to step).
+BotPtr prior_bot_of(const std::shared_ptr<const QNet>& net) {
+  if (!net->metadata().contains("heuristic_prior")) return nullptr;
+  return make_dmc_bot(net, "the actors' network");  // (refuses a bad prior, naming it)
+}
+
 // Refuses a collect after one that stopped in the middle of a step.
 [[noreturn]] void refuse_interrupted() {
   throw std::runtime_error(
@@ -91,7 +100,11 @@ void step_or_interrupt(VectorEnv& env, const std::vector<int32_t>& actions, cons
 
 DmcActors::DmcActors(const DmcActorOptions& o, std::shared_ptr<const QNet> net, int64_t version,
                      const CancelFlag* cancel)
-    : options_(checked(o, net)), net_(std::move(net)), version_(version), env_(env_options(o), cancel) {
+    : options_(checked(o, net)),
+      net_(std::move(net)),
+      prior_bot_(prior_bot_of(net_)),
+      version_(version),
+      env_(env_options(o), cancel) {
   teacher_prob_.store(o.teacher_prob);
   trajectories_.resize(static_cast<size_t>(env_.num_envs()));
   for (int j = 0; j < env_.num_envs(); ++j) rngs_.emplace_back(derive_seed(o.seed ^ 0xD3C0ACE5ULL, j));
@@ -105,27 +118,34 @@ void DmcActors::set_teacher_prob(double p) {
 
 void DmcActors::set_network(std::shared_ptr<const QNet> net, int64_t version) {
   check_network(net);
+  BotPtr bot = prior_bot_of(net);
   std::lock_guard<std::mutex> lock(net_mutex_);
   net_.swap(net);
+  prior_bot_.swap(bot);
   version_ = version;
 }  // (the old network is freed here unless a running collect still holds it)
 
-int DmcActors::choose_row(int j, const QNet& net, double teacher_prob, MoveList& scratch,
-                          std::vector<float>& q, const CancelFlag* cancel) {
+int DmcActors::bot_row(int j, const Bot& bot, MoveList& scratch, SplitMix64& rng, const CancelFlag* cancel) {
+  const int64_t first = env_.legal_offsets[j];
+  const int k = static_cast<int>(env_.legal_offsets[j + 1] - first);
+  const Play p = choose_action(bot, env_.variant(), env_.state(j), env_.recent(j), scratch, rng, cancel);
+  const int32_t id = env_.catalogue().id_of_generated(p);  // legal: it is found
+  int row = 0;
+  while (row < k - 1 && env_.legal_ids[static_cast<size_t>(first + row)] != id) ++row;
+  return row;
+}
+
+int DmcActors::choose_row(int j, const QNet& net, const Bot* prior_bot, double teacher_prob,
+                          MoveList& scratch, std::vector<float>& q, const CancelFlag* cancel) {
   const int64_t first = env_.legal_offsets[j];
   const int k = static_cast<int>(env_.legal_offsets[j + 1] - first);
   SplitMix64& rng = rngs_[j];
   const double u = static_cast<double>(rng.next() >> 11) * 0x1.0p-53;
   if (u < options_.epsilon) return static_cast<int>(rng.below(static_cast<uint32_t>(k)));
   if (k <= 1) return 0;
-  if (teacher_prob > 0 && static_cast<double>(rng.next() >> 11) * 0x1.0p-53 < teacher_prob) {
-    const Play p =
-        choose_action(*options_.teacher, env_.variant(), env_.state(j), env_.recent(j), scratch, rng, cancel);
-    const int32_t id = env_.catalogue().id_of_generated(p);  // legal: it is found
-    int row = 0;
-    while (row < k - 1 && env_.legal_ids[static_cast<size_t>(first + row)] != id) ++row;
-    return row;
-  }
+  if (teacher_prob > 0 && static_cast<double>(rng.next() >> 11) * 0x1.0p-53 < teacher_prob)
+    return bot_row(j, *options_.teacher, scratch, rng, cancel);
+  if (prior_bot) return bot_row(j, *prior_bot, scratch, rng, cancel);  // (the bot's Q, prior added)
   q.resize(static_cast<size_t>(k));
   net.q_values(env_.observations() + static_cast<size_t>(j) * observation_size(),
                env_.legal_features.data() + first * kMoveFeatureSize, k, q.data());
@@ -165,10 +185,12 @@ DmcSamples DmcActors::collect(int64_t min_samples, const CancelFlag* cancel) {
     if (cancel_requested(cancel)) throw Cancelled();  // between steps: the actors can go on
     // This step's network, version and teacher share (set_network may run meanwhile).
     std::shared_ptr<const QNet> net_in_use;
+    BotPtr prior_bot;
     int64_t version = 0;
     {
       std::lock_guard<std::mutex> lock(net_mutex_);
       net_in_use = net_;
+      prior_bot = prior_bot_;
       version = version_;
     }
     const double teacher_prob = teacher_prob_.load();
@@ -184,7 +206,7 @@ DmcSamples DmcActors::collect(int64_t min_samples, const CancelFlag* cancel) {
 #pragma omp for schedule(dynamic, 4)
       for (int j = 0; j < n; ++j) {
         if (current[j] < 0) continue;  // idle
-        const int row = choose_row(j, *net_in_use, teacher_prob, scratch, q, cancel);
+        const int row = choose_row(j, *net_in_use, prior_bot.get(), teacher_prob, scratch, q, cancel);
         const int64_t at = env_.legal_offsets[j] + row;
         record_decision(trajectories_[j], obs + static_cast<size_t>(j) * obs_size, obs_size,
                         features + at * kMoveFeatureSize, version, current[j]);

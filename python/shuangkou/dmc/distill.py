@@ -326,6 +326,7 @@ class DistillRun:
         # The weights the anchor term pulls toward (anchor_weight): the start's.
         self.start = [p.detach().clone() for p in self.net.parameters()] if self.settings.anchor_weight else []
         self.metadata = {"variant": config.variant, "config": repr(dataclasses.asdict(config))}
+        self.metadata.update(config.network_metadata())  # (its evaluations and files play with the prior)
         self.generator = torch.Generator()
         self.started = time.perf_counter() - self.at["elapsed_s"]
         self.saved_at, self.saved_time = self.at["update"], time.monotonic()

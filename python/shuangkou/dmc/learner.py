@@ -585,6 +585,7 @@ class _Run:
         self.at = _start(config, out, state, self.net, self.optimizer)
         self.version, self.samples = self.at["version"], self.at["samples"]
         self.metadata = {"variant": config.variant, "config": repr(dataclasses.asdict(config))}
+        self.metadata.update(config.network_metadata())  # (the model files play as the actors did)
         self.replay = Replay(config.replay, obs_size, move_size, device) if config.replay else None
         self.generator = torch.Generator().manual_seed((config.seed + self.at["update"]) % 2**64)
         self.started = time.perf_counter() - self.at["elapsed_s"]

@@ -212,7 +212,7 @@ class RayActors:
         self.remote = ray.remote(DmcWorker).options(
             num_cpus=self.settings.cpus_per_actor, max_restarts=0, max_task_retries=0
         )
-        self.weights = ray.put((net.to_qnet().to_bytes(), version))  # the weights last pushed
+        self.weights = self._put(net, version)  # the weights last pushed
         self.snapshot, self.snapshot_at = self.weights, start_update  # the past snapshot's, and its update
         self.start_update, self.last_update = start_update, start_update  # the last update asked for
         self.slots = [_Slot(i) for i in range(self.settings.actors)]
@@ -305,16 +305,21 @@ class RayActors:
         for request in slot.pending:
             self._ask(slot, request)
 
+    def _put(self, net: QNetwork, version: int) -> Any:
+        """The network's model bytes (with the run's metadata: its heuristic prior) and
+        version, put in Ray's object store once for every worker."""
+        return self.ray.put((net.to_qnet(self.config.network_metadata()).to_bytes(), version))
+
     def push(self, net: QNetwork, version: int) -> None:
         started = time.perf_counter()
-        self.weights = self.ray.put((net.to_qnet().to_bytes(), version))  # once a push, for every worker
+        self.weights = self._put(net, version)  # once a push, for every worker
         for slot in self.slots:
             slot.handle.set_network.remote(self.weights)
         self.pushes += 1
         self.push_s += time.perf_counter() - started
 
     def refresh_snapshot(self, net: QNetwork, version: int, update: int) -> None:
-        self.snapshot, self.snapshot_at = self.ray.put((net.to_qnet().to_bytes(), version)), update
+        self.snapshot, self.snapshot_at = self._put(net, version), update
         for slot in self.slots:
             slot.handle.refresh_snapshot.remote(self.snapshot, update)
 

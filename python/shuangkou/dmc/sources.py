@@ -120,7 +120,8 @@ class LocalActors:
 
     def __init__(self, config: TrainConfig, rules: _core.Rules, net: QNetwork, version: int, start_update: int) -> None:
         self.config, self.rules = config, rules
-        qnet = net.to_qnet()  # (one copy to the CPU: the actors' network and the snapshot's)
+        # One copy to the CPU, with the run's metadata (its prior): the actors' network and the snapshot's.
+        qnet = net.to_qnet(config.network_metadata())
         self.groups = [
             (self._group(qnet, version, start_update, g, opponent, envs), max(1, round(config.collect * share)))
             for g, (opponent, envs, share) in enumerate(config.groups())
@@ -142,12 +143,12 @@ class LocalActors:
         return concat([actors.collect(n) for actors, n in self.groups])
 
     def push(self, net: QNetwork, version: int) -> None:
-        qnet = net.to_qnet()  # (copied to the CPU, wherever the learner runs)
+        qnet = net.to_qnet(self.config.network_metadata())  # (copied to the CPU, wherever the learner runs)
         for actors, _ in self.groups:
             actors.set_network(qnet, version)
 
     def refresh_snapshot(self, net: QNetwork, version: int, update: int) -> None:
-        qnet = net.to_qnet()
+        qnet = net.to_qnet(self.config.network_metadata())
         for g, (opponent, envs, _) in enumerate(self.config.groups()):
             if opponent == SNAPSHOT:
                 self._replaced += self.groups[g][0].decisions

@@ -245,6 +245,7 @@ class TrainConfig:
     ray: RaySettings | None = None  # the `ray:` section: the actors on a Ray cluster (used with --ray only)
     max_minutes: float = 0.0  # stop after this many minutes of training (its last update evaluated; 0: at updates)
     init_from: str = "none"  # a model file whose weights the network starts from (its hidden widths)
+    heuristic_prior: float = 0.0  # added to the Q of the heuristic's choice wherever the network plays (0: alone)
     distill: DistillSettings | None = None  # the `distill:` section: train on expert labels
 
     @classmethod
@@ -309,7 +310,7 @@ class TrainConfig:
                 f"1..{MAX_HIDDEN_LAYERS} layer widths of 1..{MAX_WIDTH} (the model format's limits), "
                 f"got {shown(list(self.hidden))}",
             )
-        for name in ("epsilon", "opponent_share", "snapshot_share", "teacher_start"):
+        for name in ("epsilon", "opponent_share", "snapshot_share", "teacher_start", "heuristic_prior"):
             if not 0 <= getattr(self, name) <= 1:
                 raise fail(name, f"must be in [0, 1], got {getattr(self, name)}")
         if self.opponent_share + self.snapshot_share > 1:
@@ -393,6 +394,12 @@ class TrainConfig:
             except ValueError as e:
                 raise fail(name, clip(str(e), 400)) from None
         return rules
+
+    def network_metadata(self) -> dict[str, str]:
+        """The metadata every network of the run carries, for the actors, the snapshot,
+        the evaluations and the model files alike: its `heuristic_prior` where above 0
+        (the dmc bot adds it to the Q of the heuristic's choice; docs/dmc_model.md)."""
+        return {"heuristic_prior": f"{self.heuristic_prior:g}"} if self.heuristic_prior > 0 else {}
 
     def groups(self) -> list[tuple[str | None, int, float]]:
         """The actor groups: (opponent bot, SNAPSHOT for the past snapshot of the network,

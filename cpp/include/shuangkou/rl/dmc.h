@@ -1,6 +1,9 @@
 // Deep Monte-Carlo actors: many deals stepped together, the learning seats
 // choosing with one shared Q network (qnet.h) and ε-greedy exploration, all
-// in C++ (no Python, no GIL while acting). The learning seats are all four
+// in C++ (no Python, no GIL while acting). A network whose metadata gives a
+// "heuristic_prior" is played as the dmc bot plays it (bot.h: the prior added
+// to the Q of the heuristic's choice), so the samples follow the policy it
+// is shipped with. The learning seats are all four
 // (self-play) or, with an opponent bot, seats 0 and 2 against it; a teacher
 // bot may choose a share of their decisions (a warm start that anneals). Each finished deal yields one
 // training sample per decision: the observation, the chosen move's features, and as target the deal's final
@@ -14,6 +17,7 @@
 #include <optional>
 #include <vector>
 
+#include "shuangkou/bots/bot.h"
 #include "shuangkou/core/cancel.h"
 #include "shuangkou/core/rewards.h"
 #include "shuangkou/core/rules.h"
@@ -93,16 +97,20 @@ class DmcActors {
   };
   // The legal row (of env_'s rows for env j) env j plays this step: a random
   // one with probability epsilon, else the teacher's move with probability
-  // teacher_prob, else the network's best. `scratch` and `q`: working space.
-  int choose_row(int j, const QNet& net, double teacher_prob, MoveList& scratch, std::vector<float>& q,
-                 const CancelFlag* cancel);
+  // teacher_prob, else the network's best (`prior_bot`'s choice where the
+  // network has a heuristic prior). `scratch` and `q`: working space.
+  int choose_row(int j, const QNet& net, const Bot* prior_bot, double teacher_prob, MoveList& scratch,
+                 std::vector<float>& q, const CancelFlag* cancel);
+  // The legal row of env j that plays `bot`'s choice.
+  int bot_row(int j, const Bot& bot, MoveList& scratch, SplitMix64& rng, const CancelFlag* cancel);
   // Moves the decisions of the deals that just finished into `out`, each
   // labelled with its seat's reward.
   void harvest(DmcSamples& out);
 
   DmcActorOptions options_;
-  mutable std::mutex net_mutex_;  // guards net_ and version_
+  mutable std::mutex net_mutex_;  // guards net_, prior_bot_ and version_
   std::shared_ptr<const QNet> net_;
+  BotPtr prior_bot_;  // the dmc bot on net_ where it has a "heuristic_prior" (else null)
   int64_t version_ = 0;
   std::atomic<double> teacher_prob_{0.0};
   VectorEnv env_;

@@ -1,0 +1,110 @@
+"""Stage 3 of expert iteration in baibian (experiments/expert_baibian.md): Deep Monte-Carlo
+fine-tuning of the shipped network with its heuristic prior inside the actors' policy
+(configs/train/dmc_baibian_prior.yaml), beside its control, the same minutes without the
+prior (configs/train/dmc_baibian_more.yaml), measured on eval-v1.
+
+    python experiments/stage3_eval.py
+    python experiments/stage3_eval.py --deals 200 --search-deals 20 --out /tmp/s3
+
+Each run's result is the one of its last and averaged models that its own final
+evaluation (seed-3 deals, neither eval-v1 nor the labels' deals) rates higher. On eval-v1,
+each interval treating a duplicate pair as one unit:
+  - every candidate against `heuristic` and the shipped `dmc` (--deals) and against the
+    frozen reference `search` (--search-deals; 128 rollouts a decision, eval-v1's seed,
+    this build); the candidates: the prior run's network with its prior and alone, the
+    control's network with the shipped prior added and alone, the shipped network;
+  - with --guided, the best candidate's guided search, its gate calibrated to search 43%
+    of its decisions as the shipped one's is, against `heuristic` (a fifth of --deals) and
+    `search` (--search-deals).
+Writes OUT/stage3.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import time
+from pathlib import Path
+
+import shuangkou as sk
+from dmc_train import choose_model
+from expert_eval import calibrate, pair
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED = ROOT / "python" / "shuangkou" / "models" / "dmc_baibian.safetensors"
+
+
+def with_prior(source: Path, prior: str | None, path: Path) -> str:
+    """`source`'s network with heuristic_prior `prior` (None: none), written to `path`."""
+    net = sk.QNet.load(str(source)).with_metadata({"heuristic_prior": prior})
+    path.write_bytes(net.to_bytes())
+    return str(path)
+
+
+def candidates(runs: list[Path], work: Path) -> dict[str, str]:
+    """The model files measured, by name."""
+    prior = sk.QNet.load(str(SHIPPED)).metadata["heuristic_prior"]
+    out = {"shipped": str(SHIPPED), "shipped alone": with_prior(SHIPPED, None, work / "shipped_alone.safetensors")}
+    for run in runs:
+        model, _ = choose_model(run)
+        out[run.name] = with_prior(model, prior, work / f"{run.name}.safetensors")
+        out[f"{run.name} alone"] = with_prior(model, None, work / f"{run.name}_alone.safetensors")
+    return out
+
+
+def table(result: dict) -> str:
+    """The report's table: each candidate's WP (95% interval) against each opponent."""
+    opponents = ["heuristic", "dmc", "search"]
+    lines = ["| candidate | " + " | ".join(f"vs `{b}`" for b in opponents) + " |", "| --- |" + " ---: |" * 3]
+    for name in dict.fromkeys(r["candidate"] for r in result["pairs"]):
+        cells = []
+        for b in opponents:
+            r = next((r for r in result["pairs"] if r["candidate"] == name and r["b"] == b), None)
+            cells.append(f"{r['wp']:.3f} ({r['wp_ci'][0]:.3f}–{r['wp_ci'][1]:.3f}), {r['deals']:,}" if r else "")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", default="runs/dmc_baibian_prior,runs/dmc_baibian_more")
+    parser.add_argument("--deals", type=int, default=10_000, help="pairs without search")
+    parser.add_argument("--search-deals", type=int, default=1_000, help="pairs against search")
+    parser.add_argument("--guided", action="store_true", help="the best candidate's guided search too")
+    parser.add_argument("--threads", type=int, default=0)
+    parser.add_argument("--table", action="store_true", help="print OUT/stage3.json's table and stop")
+    parser.add_argument("--out", default=str(ROOT / "experiments" / "expert_baibian"))
+    parser.add_argument("--work", default=str(ROOT / "runs" / "stage3_models"), help="the model files measured")
+    args = parser.parse_args()
+    out, start = Path(args.out), time.perf_counter()
+    out.mkdir(parents=True, exist_ok=True)
+    if args.table:
+        print(table(json.loads((out / "stage3.json").read_text(encoding="utf-8"))))
+        return 0
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    files = candidates([ROOT / r for r in args.runs.split(",")], work)
+    rows = []
+    for name, f in files.items():
+        for b, deals in (("heuristic", args.deals), ("dmc", args.deals), ("search", args.search_deals)):
+            if name == "shipped" and b == "dmc":
+                continue
+            rows.append({"candidate": name, **pair([f"dmc:{f}", b], deals, args.threads)})
+            print(json.dumps(rows[-1]), flush=True)
+    sha = {name: hashlib.sha256(Path(f).read_bytes()).hexdigest() for name, f in files.items()}
+    result: dict = {"files": files, "sha256": sha, "pairs": rows}
+    if args.guided:
+        best = max((r for r in rows if r["b"] == "heuristic"), key=lambda r: r["wp"])["candidate"]
+        result["calibration"] = calibrate(files[best], 0.43, 100, work)
+        guided = f"dmc:{result['calibration']['model']}+search"
+        for b, deals in (("heuristic", args.deals // 5), ("search", args.search_deals)):
+            result["pairs"].append({"candidate": f"{best}+search", **pair([guided, b], deals, args.threads)})
+            print(json.dumps(result["pairs"][-1]), flush=True)
+    result["seconds"] = round(time.perf_counter() - start, 1)
+    (out / "stage3.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
