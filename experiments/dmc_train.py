@@ -42,14 +42,16 @@ TARGETS = {"baibian": (0.70, 120)}
 OTHER_TARGET = (0.55, 60)
 
 
-def baibian_alone(run: Path) -> Path:
-    """The shipped baibian network's weights without its heuristic prior and gate (docs/dmc_model.md),
-    written into the run's folder."""
-    net = sk.QNet.load(str(ROOT / "python" / "shuangkou" / "models" / "dmc_baibian.safetensors"))
-    meta = {k: v for k, v in net.metadata.items() if k not in ("heuristic_prior", "search_gap")}
-    path = run / "baibian_alone.safetensors"
-    path.write_bytes(sk.QNet(net.obs_size, net.move_size, list(net.hidden), net.tensors(), meta).to_bytes())
-    return path
+def warm_start_alone(config_init: str, run: Path) -> tuple[Path, str]:
+    """The network a run is set against, without a heuristic prior and gate (docs/dmc_model.md),
+    written into the run's folder, and its name: the config's init_from file where it has
+    one, else the shipped baibian network (the built-in dmc before a rule set had its own)."""
+    source = Path(config_init) if config_init != "none" else ROOT / "python/shuangkou/models/dmc_baibian.safetensors"
+    name = source.stem.removeprefix("dmc_")
+    path = run / f"{name}_alone.safetensors"
+    net = sk.QNet.load(str(source))
+    path.write_bytes(net.with_metadata({"heuristic_prior": None, "search_gap": None}).to_bytes())
+    return path, f"the {name} network"
 
 
 def read_train(run: Path) -> list[dict]:
@@ -188,12 +190,13 @@ def main() -> int:
         r = sk.arena(variant, agents=[f"dmc:{other}", "heuristic"], deals=f"eval-v1:{args.deals}", threads=args.threads)
         compared = r["pairs"][0] | {"a": other.name}
     baibian = None
-    if variant != "baibian":  # what training here gained over the baibian network playing this rule set
-        shipped = f"dmc:{baibian_alone(run)}?variant=any"  # (the network alone, as the one trained here plays)
+    if variant != "baibian":  # what training here gained over the network it started from
+        start_file, start_name = warm_start_alone(config.init_from, run)
+        shipped = f"dmc:{start_file}?variant=any"  # (the network alone, as the one trained here plays)
         r = sk.arena(variant, [f"dmc:{model}", shipped], deals=f"eval-v1:{args.deals}", threads=args.threads)
-        baibian = r["pairs"][0] | {"a": "dmc", "b": "the baibian network"}
+        baibian = r["pairs"][0] | {"a": "dmc", "b": start_name}
         r = sk.arena(variant, [shipped, "heuristic"], deals=f"eval-v1:{args.deals}", threads=args.threads)
-        pairs.append(r["pairs"][0] | {"a": "the baibian network"})
+        pairs.append(r["pairs"][0] | {"a": start_name})
         pairs.insert(0, baibian)
     json.dump(
         {"model": model.name, "pairs": pairs, "other": compared, "config": config.__dict__},
@@ -265,8 +268,9 @@ def main() -> int:
         *(
             [
                 "",
-                f"In {variant}, the network trained here is set against the baibian network (the built-in `dmc` "
-                "before it had one for this rule set), which also plays heuristic on the same deals above.",
+                f"In {variant}, the network trained here is set against {baibian['b']} alone (its warm start, "
+                "or the built-in `dmc` before this rule set had a network), which also plays heuristic on the "
+                "same deals above.",
             ]
             if baibian
             else []

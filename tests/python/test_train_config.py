@@ -20,6 +20,7 @@ import shuangkou as sk  # noqa: E402
 from shuangkou.dmc import train_config as dmc_config  # noqa: E402
 from shuangkou.dmc.learner import TrainConfig, train  # noqa: E402
 from train_util import BOMB, TINY, tiny, tiny_yaml  # noqa: E402
+from unshipped import without_network  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -177,13 +178,13 @@ def test_the_values_of_a_file_carry_their_line(tmp_path):
         ({"eval_opponent": " random"}, "eval_opponent"),
         ({"eval_opponent": "x" * 10_000}, "eval_opponent"),
         ({"variant": "nope"}, "variant"),
-        ({"variant": "qianbian_collect", "eval_opponent": "dmc"}, "eval_opponent"),  # no network is shipped for it
+        ({"variant": "qianbian_collect", "eval_opponent": "dmc"}, "eval_opponent"),  # its network taken away
         ({"variant": "qianbian_collect", "opponent": "dmc+search", "opponent_share": 0.5}, "opponent"),
         ({"reward": ["win"] * 10_000}, "reward"),
     ],
 )
 def test_every_value_is_checked_at_load(change, needle):
-    with pytest.raises(ValueError) as e:
+    with without_network("qianbian_collect"), pytest.raises(ValueError) as e:
         tiny(**change)
     msg = str(e.value)
     assert type(e.value) is ValueError and f"{needle}:" in msg, msg
