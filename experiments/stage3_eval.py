@@ -7,7 +7,9 @@ prior (configs/train/dmc_baibian_more.yaml), measured on eval-v1.
     python experiments/stage3_eval.py --deals 200 --search-deals 20 --out /tmp/s3
 
 Each run's result is the one of its last and averaged models that its own final
-evaluation (seed-3 deals, neither eval-v1 nor the labels' deals) rates higher. On eval-v1,
+evaluation (seed-3 deals, neither eval-v1 nor the labels' deals) rates higher (a run
+that max_minutes stopped before the learner averaged there gets its average here, from
+its checkpoint). On eval-v1,
 each interval treating a duplicate pair as one unit:
   - every candidate against `heuristic` and the shipped `dmc` (--deals) and against the
     frozen reference `search` (--search-deals; 128 rollouts a decision, eval-v1's seed,
@@ -22,6 +24,7 @@ Writes OUT/stage3.json.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import time
@@ -42,11 +45,29 @@ def with_prior(source: Path, prior: str | None, path: Path) -> str:
     return str(path)
 
 
+def average_if_missing(run: Path) -> None:
+    """A run that max_minutes stopped before the learner averaged its last models there too
+    (it does since) gets the average now: from its checkpoint's last evaluated models,
+    saved and evaluated on the run's own deals as the learner does at its last update."""
+    if (run / "average.json").exists():
+        return
+    import torch
+    from shuangkou.dmc.learner import TrainConfig, _save_average
+    from shuangkou.runs.arena import arena_rules
+
+    state = torch.load(run / "checkpoint.pt", weights_only=True)
+    config = TrainConfig.from_dict(state["config"])
+    if len(state.get("recent", [])) >= 2:
+        meta = {"variant": config.variant, "config": repr(dataclasses.asdict(config)), **config.network_metadata()}
+        _save_average(config, arena_rules(config.check()), run, state["recent"], meta, int(state["update"]))
+
+
 def candidates(runs: list[Path], work: Path) -> dict[str, str]:
     """The model files measured, by name."""
     prior = sk.QNet.load(str(SHIPPED)).metadata["heuristic_prior"]
     out = {"shipped": str(SHIPPED), "shipped alone": with_prior(SHIPPED, None, work / "shipped_alone.safetensors")}
     for run in runs:
+        average_if_missing(run)
         model, _ = choose_model(run)
         out[run.name] = with_prior(model, prior, work / f"{run.name}.safetensors")
         out[f"{run.name} alone"] = with_prior(model, None, work / f"{run.name}_alone.safetensors")
@@ -74,6 +95,11 @@ def main() -> int:
     parser.add_argument("--guided", action="store_true", help="the best candidate's guided search too")
     parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--table", action="store_true", help="print OUT/stage3.json's table and stop")
+    parser.add_argument(
+        "--bots",
+        action="store_true",
+        help="only the shipped file against greedy, simple and random: OUT/stage3_bots.json",
+    )
     parser.add_argument("--out", default=str(ROOT / "experiments" / "expert_baibian"))
     parser.add_argument("--work", default=str(ROOT / "runs" / "stage3_models"), help="the model files measured")
     args = parser.parse_args()
@@ -81,6 +107,12 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     if args.table:
         print(table(json.loads((out / "stage3.json").read_text(encoding="utf-8"))))
+        return 0
+    if args.bots:  # the model card's other rows, for the file shipped
+        rows = [pair([f"dmc:{SHIPPED}", b], args.deals, args.threads) for b in ("greedy", "simple", "random")]
+        sha = hashlib.sha256(SHIPPED.read_bytes()).hexdigest()
+        (out / "stage3_bots.json").write_text(json.dumps({"sha256": sha, "pairs": rows}, indent=1) + "\n")
+        print(json.dumps(rows, indent=1))
         return 0
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)

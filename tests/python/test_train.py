@@ -261,6 +261,17 @@ def test_a_share_of_deals_against_a_past_snapshot_splits_the_envs():
         TrainConfig.from_dict({"average_last": 65})
 
 
+def test_a_run_that_max_minutes_stops_averages_its_last_models_too(tmp_path):
+    settings = {**vars_of(SMOKE), "updates": 10, "eval_every": 1, "log_every": 1, "eval_deals": 4}
+    settings |= {"average_last": 2, "max_minutes": 1e-9}  # (stops after each update)
+    first = train(TrainConfig.from_dict(settings), tmp_path, progress=False)
+    assert first["log"]["update"] == 1 and first["average"] == {}  # one model evaluated: none to average
+    second = train(TrainConfig.from_dict(settings), tmp_path, resume=True, progress=False)
+    assert second["log"]["update"] == 2 and second["average"]["models_averaged"] == 2
+    assert second["average"]["update"] == 2 and (tmp_path / "model_average.safetensors").exists()
+    assert json.loads((tmp_path / "average.json").read_text())["update"] == 2
+
+
 def test_averaged_weights_are_the_mean_tensor_by_tensor():
     from shuangkou.dmc.learner import average_weights
 

@@ -365,6 +365,12 @@ class DistillRun:
             bar.set_postfix(loss=f"{loss.item():.4f}", wp=f"{self.last_eval['wp']:.3f}")
         bar.update(1)
 
+    def stop_early(self, update: int) -> None:
+        """The last update of a run that max_minutes stops: saved and evaluated unless it
+        just was (distillation averages no models)."""
+        if update % self.config.eval_every and update != self.config.updates:
+            self.last_eval = self.save_and_evaluate(update)
+
     def save_and_evaluate(self, update: int) -> dict[str, Any]:
         """The model, its duplicate-deal evaluation and held-out figures, then the checkpoint."""
         config, out = self.config, self.out

@@ -37,7 +37,8 @@ samples, loss, weights version, teacher's share, decisions/s, elapsed seconds, a
 decisions lost with Ray actors that died and the actors replaced: `lost_samples`,
 `actor_restarts`, 0 on one machine) and `eval.csv` (update, WP with its interval, ADP with
 its interval); `curve.png` plots both. With `average_last: N` (2 or more) the run ends
-by averaging the weights of the last N evaluated models (the checkpoint keeps them),
+by averaging the weights of the last N evaluated models (the checkpoint keeps them; a run
+that `max_minutes` stops too),
 saving the mean as `model_average.safetensors` and evaluating it on the same deals
 (`average.json`). Every file is written whole (a temporary name, then
 a rename), so an interrupt never leaves half a checkpoint or model.
@@ -555,8 +556,7 @@ def run_updates(run: Any, config: TrainConfig, out: Path, start: int, bar: Any) 
                 run.checkpoint(update)
                 raise Interrupted(out / "checkpoint.pt", update, config.updates)
             if config.max_minutes and run.counts()["elapsed_s"] >= 60 * config.max_minutes:
-                if update % config.eval_every and update != config.updates:
-                    run.last_eval = run.save_and_evaluate(update)
+                run.stop_early(update)
                 return
             if run.checkpoint_due(update):
                 run.checkpoint(update)
@@ -640,6 +640,14 @@ class _Run:
             if update == config.updates and len(self.recent) >= 2:
                 self.average = _save_average(config, self.eval_rules, self.out, self.recent, self.metadata, update)
         bar.update(1)
+
+    def stop_early(self, update: int) -> None:
+        """The last update of a run that max_minutes stops: saved and evaluated (unless it
+        just was) and, with average_last, its last models averaged, as at `updates`."""
+        if update % self.config.eval_every and update != self.config.updates:
+            self.last_eval = self.save_and_evaluate(update)
+        if update != self.config.updates and len(self.recent) >= 2:
+            self.average = _save_average(self.config, self.eval_rules, self.out, self.recent, self.metadata, update)
 
     def save_and_evaluate(self, update: int) -> dict[str, Any]:
         """The model, its evaluation and the logs first, the checkpoint last: a resume

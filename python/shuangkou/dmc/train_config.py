@@ -243,7 +243,7 @@ class TrainConfig:
     device: str = "auto"  # auto, cpu or cuda
     checkpoint_minutes: float = 10.0  # a checkpoint at least this often, besides the evaluations' (0: only those)
     ray: RaySettings | None = None  # the `ray:` section: the actors on a Ray cluster (used with --ray only)
-    max_minutes: float = 0.0  # stop after this many minutes of training (its last update evaluated; 0: at updates)
+    max_minutes: float = 0.0  # stop after this many minutes of training (the last update as at `updates`; 0: none)
     init_from: str = "none"  # a model file whose weights the network starts from (its hidden widths)
     heuristic_prior: float = 0.0  # added to the Q of the heuristic's choice wherever the network plays (0: alone)
     distill: DistillSettings | None = None  # the `distill:` section: train on expert labels
