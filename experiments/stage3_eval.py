@@ -98,7 +98,7 @@ def main() -> int:
     parser.add_argument(
         "--bots",
         action="store_true",
-        help="only the shipped file against greedy, simple and random: OUT/stage3_bots.json",
+        help="only the shipped file against greedy, simple, random and its network alone: OUT/stage3_bots.json",
     )
     parser.add_argument("--out", default=str(ROOT / "experiments" / "expert_baibian"))
     parser.add_argument("--work", default=str(ROOT / "runs" / "stage3_models"), help="the model files measured")
@@ -109,7 +109,8 @@ def main() -> int:
         print(table(json.loads((out / "stage3.json").read_text(encoding="utf-8"))))
         return 0
     if args.bots:  # the model card's other rows, for the file shipped
-        rows = [pair([f"dmc:{SHIPPED}", b], args.deals, args.threads) for b in ("greedy", "simple", "random")]
+        alone = f"dmc:{with_prior(SHIPPED, None, Path(args.work) / 'bots_alone.safetensors')}"
+        rows = [pair([f"dmc:{SHIPPED}", b], args.deals, args.threads) for b in ("greedy", "simple", "random", alone)]
         sha = hashlib.sha256(SHIPPED.read_bytes()).hexdigest()
         (out / "stage3_bots.json").write_text(json.dumps({"sha256": sha, "pairs": rows}, indent=1) + "\n")
         print(json.dumps(rows, indent=1))
