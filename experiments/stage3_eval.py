@@ -33,16 +33,10 @@ from pathlib import Path
 import shuangkou as sk
 from dmc_train import choose_model
 from expert_eval import calibrate, pair
+from prior_eval import with_prior
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "python" / "shuangkou" / "models" / "dmc_baibian.safetensors"
-
-
-def with_prior(source: Path, prior: str | None, path: Path) -> str:
-    """`source`'s network with heuristic_prior `prior` (None: none), written to `path`."""
-    net = sk.QNet.load(str(source)).with_metadata({"heuristic_prior": prior})
-    path.write_bytes(net.to_bytes())
-    return str(path)
 
 
 def average_if_missing(run: Path) -> None:
@@ -64,13 +58,13 @@ def average_if_missing(run: Path) -> None:
 
 def candidates(runs: list[Path], work: Path) -> dict[str, str]:
     """The model files measured, by name."""
-    prior = sk.QNet.load(str(SHIPPED)).metadata["heuristic_prior"]
-    out = {"shipped": str(SHIPPED), "shipped alone": with_prior(SHIPPED, None, work / "shipped_alone.safetensors")}
+    prior = float(sk.QNet.load(str(SHIPPED)).metadata["heuristic_prior"])
+    out = {"shipped": str(SHIPPED), "shipped alone": str(with_prior(SHIPPED, None, work / "shipped_alone.safetensors"))}
     for run in runs:
         average_if_missing(run)
         model, _ = choose_model(run)
-        out[run.name] = with_prior(model, prior, work / f"{run.name}.safetensors")
-        out[f"{run.name} alone"] = with_prior(model, None, work / f"{run.name}_alone.safetensors")
+        out[run.name] = str(with_prior(model, prior, work / f"{run.name}.safetensors"))
+        out[f"{run.name} alone"] = str(with_prior(model, None, work / f"{run.name}_alone.safetensors"))
     return out
 
 
@@ -105,18 +99,18 @@ def main() -> int:
     args = parser.parse_args()
     out, start = Path(args.out), time.perf_counter()
     out.mkdir(parents=True, exist_ok=True)
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
     if args.table:
         print(table(json.loads((out / "stage3.json").read_text(encoding="utf-8"))))
         return 0
     if args.bots:  # the model card's other rows, for the file shipped
-        alone = f"dmc:{with_prior(SHIPPED, None, Path(args.work) / 'bots_alone.safetensors')}"
+        alone = f"dmc:{with_prior(SHIPPED, None, work / 'bots_alone.safetensors')}"
         rows = [pair([f"dmc:{SHIPPED}", b], args.deals, args.threads) for b in ("greedy", "simple", "random", alone)]
         sha = hashlib.sha256(SHIPPED.read_bytes()).hexdigest()
         (out / "stage3_bots.json").write_text(json.dumps({"sha256": sha, "pairs": rows}, indent=1) + "\n")
         print(json.dumps(rows, indent=1))
         return 0
-    work = Path(args.work)
-    work.mkdir(parents=True, exist_ok=True)
     files = candidates([ROOT / r for r in args.runs.split(",")], work)
     rows = []
     for name, f in files.items():
