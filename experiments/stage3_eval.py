@@ -1,9 +1,10 @@
-"""Stage 3 of expert iteration in baibian (experiments/expert_baibian.md): Deep Monte-Carlo
+"""Stage 3 of expert iteration (experiments/expert_baibian.md): Deep Monte-Carlo
 fine-tuning of the shipped network with its heuristic prior inside the actors' policy
-(configs/train/dmc_baibian_prior.yaml), beside its control, the same minutes without the
-prior (configs/train/dmc_baibian_more.yaml), measured on eval-v1.
+(configs/train/dmc_VARIANT_prior.yaml), in baibian beside its control, the same minutes
+without the prior (configs/train/dmc_baibian_more.yaml), measured on eval-v1.
 
-    python experiments/stage3_eval.py
+    python experiments/stage3_eval.py                       # baibian: experiments/expert_baibian/
+    python experiments/stage3_eval.py --variant jj --guided # runs/dmc_jj_prior: experiments/expert_jj/
     python experiments/stage3_eval.py --deals 200 --search-deals 20 --out /tmp/s3
 
 Each run's result is the one of its last and averaged models that its own final
@@ -15,8 +16,8 @@ each interval treating a duplicate pair as one unit:
     frozen reference `search` (--search-deals; 128 rollouts a decision, eval-v1's seed,
     this build); the candidates: the prior run's network with its prior and alone, the
     control's network with the shipped prior added and alone, the shipped network;
-  - with --guided, the best candidate's guided search, its gate calibrated to search 43%
-    of its decisions as the shipped one's is, against `heuristic` (a fifth of --deals) and
+  - with --guided, the best candidate's guided search, its gate calibrated to search
+    --search-share of its decisions (43%, as the shipped baibian one's), against `heuristic` (a fifth of --deals) and
     `search` (--search-deals).
 Writes OUT/stage3.json.
 """
@@ -36,7 +37,11 @@ from expert_eval import calibrate, pair
 from prior_eval import with_prior
 
 ROOT = Path(__file__).resolve().parents[1]
-SHIPPED = ROOT / "python" / "shuangkou" / "models" / "dmc_baibian.safetensors"
+
+
+def shipped(variant: str) -> Path:
+    """The network file shipped for `variant`, in this checkout."""
+    return ROOT / "python" / "shuangkou" / "models" / f"dmc_{variant}.safetensors"
 
 
 def average_if_missing(run: Path) -> None:
@@ -56,10 +61,11 @@ def average_if_missing(run: Path) -> None:
         _save_average(config, arena_rules(config.check()), run, state["recent"], meta, int(state["update"]))
 
 
-def candidates(runs: list[Path], work: Path) -> dict[str, str]:
+def candidates(runs: list[Path], work: Path, variant: str) -> dict[str, str]:
     """The model files measured, by name."""
-    prior = float(sk.QNet.load(str(SHIPPED)).metadata["heuristic_prior"])
-    out = {"shipped": str(SHIPPED), "shipped alone": str(with_prior(SHIPPED, None, work / "shipped_alone.safetensors"))}
+    ship = shipped(variant)
+    prior = float(sk.QNet.load(str(ship)).metadata["heuristic_prior"])
+    out = {"shipped": str(ship), "shipped alone": str(with_prior(ship, None, work / "shipped_alone.safetensors"))}
     for run in runs:
         average_if_missing(run)
         model, _ = choose_model(run)
@@ -83,7 +89,12 @@ def table(result: dict) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", default="runs/dmc_baibian_prior,runs/dmc_baibian_more")
+    parser.add_argument("--variant", default="baibian", help="the rule set (a preset)")
+    parser.add_argument(
+        "--runs",
+        help="the runs, comma-separated (default: runs/dmc_VARIANT_prior, and in baibian runs/dmc_baibian_more)",
+    )
+    parser.add_argument("--search-share", type=float, default=0.43, help="the guided search's share searched")
     parser.add_argument("--deals", type=int, default=10_000, help="pairs without search")
     parser.add_argument("--search-deals", type=int, default=1_000, help="pairs against search")
     parser.add_argument("--guided", action="store_true", help="the best candidate's guided search too")
@@ -94,39 +105,42 @@ def main() -> int:
         action="store_true",
         help="only the shipped file against greedy, simple, random and its network alone: OUT/stage3_bots.json",
     )
-    parser.add_argument("--out", default=str(ROOT / "experiments" / "expert_baibian"))
-    parser.add_argument("--work", default=str(ROOT / "runs" / "stage3_models"), help="the model files measured")
+    parser.add_argument("--out", help="default: experiments/expert_VARIANT")
+    parser.add_argument("--work", help="the model files measured (default: runs/stage3_models/VARIANT)")
     args = parser.parse_args()
-    out, start = Path(args.out), time.perf_counter()
+    v = args.variant
+    runs = args.runs or f"runs/dmc_{v}_prior" + (",runs/dmc_baibian_more" if v == "baibian" else "")
+    out, start = Path(args.out or ROOT / "experiments" / f"expert_{v}"), time.perf_counter()
     out.mkdir(parents=True, exist_ok=True)
-    work = Path(args.work)
+    work = Path(args.work or ROOT / "runs" / "stage3_models" / v)
     work.mkdir(parents=True, exist_ok=True)
     if args.table:
         print(table(json.loads((out / "stage3.json").read_text(encoding="utf-8"))))
         return 0
     if args.bots:  # the model card's other rows, for the file shipped
-        alone = f"dmc:{with_prior(SHIPPED, None, work / 'bots_alone.safetensors')}"
-        rows = [pair([f"dmc:{SHIPPED}", b], args.deals, args.threads) for b in ("greedy", "simple", "random", alone)]
-        sha = hashlib.sha256(SHIPPED.read_bytes()).hexdigest()
+        ship = shipped(v)
+        alone = f"dmc:{with_prior(ship, None, work / 'bots_alone.safetensors')}"
+        rows = [pair([f"dmc:{ship}", b], args.deals, args.threads, v) for b in ("greedy", "simple", "random", alone)]
+        sha = hashlib.sha256(ship.read_bytes()).hexdigest()
         (out / "stage3_bots.json").write_text(json.dumps({"sha256": sha, "pairs": rows}, indent=1) + "\n")
         print(json.dumps(rows, indent=1))
         return 0
-    files = candidates([ROOT / r for r in args.runs.split(",")], work)
+    files = candidates([ROOT / r for r in runs.split(",")], work, v)
     rows = []
     for name, f in files.items():
         for b, deals in (("heuristic", args.deals), ("dmc", args.deals), ("search", args.search_deals)):
             if name == "shipped" and b == "dmc":
                 continue
-            rows.append({"candidate": name, **pair([f"dmc:{f}", b], deals, args.threads)})
+            rows.append({"candidate": name, **pair([f"dmc:{f}", b], deals, args.threads, v)})
             print(json.dumps(rows[-1]), flush=True)
     sha = {name: hashlib.sha256(Path(f).read_bytes()).hexdigest() for name, f in files.items()}
-    result: dict = {"files": files, "sha256": sha, "pairs": rows}
+    result: dict = {"variant": v, "files": files, "sha256": sha, "pairs": rows}
     if args.guided:
         best = max((r for r in rows if r["b"] == "heuristic"), key=lambda r: r["wp"])["candidate"]
-        result["calibration"] = calibrate(files[best], 0.43, 100, work)
+        result["calibration"] = calibrate(files[best], args.search_share, 100, work, v)
         guided = f"dmc:{result['calibration']['model']}+search"
         for b, deals in (("heuristic", args.deals // 5), ("search", args.search_deals)):
-            result["pairs"].append({"candidate": f"{best}+search", **pair([guided, b], deals, args.threads)})
+            result["pairs"].append({"candidate": f"{best}+search", **pair([guided, b], deals, args.threads, v)})
             print(json.dumps(result["pairs"][-1]), flush=True)
     result["seconds"] = round(time.perf_counter() - start, 1)
     (out / "stage3.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
