@@ -17,8 +17,8 @@ each interval treating a duplicate pair as one unit:
     this build); the candidates: the prior run's network with its prior and alone, the
     control's network with the shipped prior added and alone, the shipped network;
   - with --guided, the best candidate's guided search, its gate calibrated to search
-    --search-share of its decisions (43%, as the shipped baibian one's), against `heuristic` (a fifth of --deals) and
-    `search` (--search-deals).
+    --search-share of its decisions (43%, as the shipped baibian one's), against
+    `heuristic` (a fifth of --deals) and `search` (--search-deals).
 Writes OUT/stage3.json.
 """
 
