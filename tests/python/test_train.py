@@ -224,6 +224,19 @@ def test_the_stage_3_configs_differ_by_the_prior_alone():
     assert dataclasses.replace(prior, heuristic_prior=0.0) == more and prior.max_minutes == 30
 
 
+def test_each_preset_has_a_stage_3_config_fine_tuning_its_shipped_network():
+    base = TrainConfig.from_yaml(ROOT / "configs" / "train" / "dmc_baibian_prior.yaml")
+    configs = {p.name: TrainConfig.from_yaml(p) for p in (ROOT / "configs" / "train").glob("dmc_*_prior.yaml")}
+    assert sorted(c.variant for c in configs.values()) == sorted(sk.builtin_models())
+    for name, config in configs.items():
+        shipped = sk.builtin_models()[config.variant]
+        # The file it starts from is the shipped one (by content: CI installs the wheel), with its prior.
+        assert (ROOT / config.init_from).read_bytes() == Path(shipped).read_bytes(), name
+        assert config.heuristic_prior == float(sk.QNet.load(shipped).metadata["heuristic_prior"]), name
+        same = dataclasses.replace(config, variant=base.variant, init_from=base.init_from)
+        assert dataclasses.replace(same, heuristic_prior=base.heuristic_prior) == base, name
+
+
 def test_a_config_takes_its_base_settings(tmp_path):
     (tmp_path / "base.yaml").write_text("variant: jj\nlr: 0.01\nupdates: 7\n")
     (tmp_path / "mine.yaml").write_text("base: base.yaml\nupdates: 9\n")
