@@ -1,6 +1,6 @@
 """The guided search `dmc+search` on eval-v1: experiments/dmc_search.md.
 
-    python experiments/dmc_search.py                         # the report as committed (about 45 min on 2 cores)
+    python experiments/dmc_search.py                         # the report as committed (about 25 min on 2 cores)
     python experiments/dmc_search.py --deals 200 --slow-deals 50 --out /tmp/dmc_search   # a quick look
 
 A round robin of random, greedy, heuristic, search, dmc and dmc+search in baibian on
