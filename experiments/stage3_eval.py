@@ -19,7 +19,8 @@ each interval treating a duplicate pair as one unit:
   - with --guided, the best candidate's guided search, its gate calibrated to search
     --search-share of its decisions (43%, as the shipped baibian one's), against
     `heuristic` (a fifth of --deals) and `search` (--search-deals).
-Writes OUT/stage3.json.
+Writes OUT/stage3.json. Then --ship copies that candidate's file, its gate calibrated,
+over the shipped one: refused unless it beat the shipped file against `heuristic`.
 """
 
 from __future__ import annotations
@@ -87,6 +88,25 @@ def table(result: dict) -> str:
     return "\n".join(lines)
 
 
+def ship_candidate(out: Path, variant: str) -> dict:
+    """Copy OUT/stage3.json's guided candidate (its gate calibrated) over the shipped file of
+    `variant`; refused, naming why and copying nothing, unless that file is the one measured
+    as "shipped" and the candidate beat it against `heuristic`."""
+    result = json.loads((out / "stage3.json").read_text(encoding="utf-8"))
+    if "calibration" not in result:
+        raise SystemExit(f"{out / 'stage3.json'} has no guided candidate: run it with --guided first")
+    target = shipped(variant)
+    if hashlib.sha256(target.read_bytes()).hexdigest() != result["sha256"]["shipped"]:
+        raise SystemExit(f"{target} is not the file measured as shipped in {out / 'stage3.json'}")
+    wp = {r["candidate"]: r["wp"] for r in result["pairs"] if r["b"] == "heuristic"}
+    best = next(r["candidate"] for r in result["pairs"] if r["candidate"].endswith("+search"))[: -len("+search")]
+    if wp[best] <= wp["shipped"]:
+        raise SystemExit(f"{best} won {wp[best]} against heuristic, not above the shipped file's {wp['shipped']}")
+    data = Path(result["calibration"]["model"]).read_bytes()
+    target.write_bytes(data)
+    return {"shipped": best, "file": str(target), "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--variant", default="baibian", help="the rule set (a preset)")
@@ -105,6 +125,7 @@ def main() -> int:
         action="store_true",
         help="only the shipped file against greedy, simple, random and its network alone: OUT/stage3_bots.json",
     )
+    parser.add_argument("--ship", action="store_true", help="ship OUT/stage3.json's guided candidate and stop")
     parser.add_argument("--out", help="default: experiments/expert_VARIANT")
     parser.add_argument("--work", help="the model files measured (default: runs/stage3_models/VARIANT)")
     args = parser.parse_args()
@@ -116,6 +137,9 @@ def main() -> int:
     work.mkdir(parents=True, exist_ok=True)
     if args.table:
         print(table(json.loads((out / "stage3.json").read_text(encoding="utf-8"))))
+        return 0
+    if args.ship:
+        print(json.dumps(ship_candidate(out, v), indent=1))
         return 0
     if args.bots:  # the model card's other rows, for the file shipped
         ship = shipped(v)

@@ -1,0 +1,79 @@
+"""experiments/stage3_eval.py --ship: the stage-3 candidate replaces a preset's shipped
+network file only when the file it was measured against is still the one shipped and the
+candidate beat it against `heuristic`; otherwise it is refused, naming why, and the shipped
+file is left as it was."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def stage3(tmp_path, monkeypatch):
+    """The script as a module, its shipped file redirected to a file under tmp_path."""
+    monkeypatch.syspath_prepend(str(ROOT / "experiments"))
+    module = importlib.import_module("stage3_eval")
+    target = tmp_path / "dmc_jj.safetensors"
+    target.write_bytes(b"the shipped file")
+    monkeypatch.setattr(module, "shipped", lambda variant: target)
+    return module, target
+
+
+def measured(out: Path, target: Path, shipped_wp: float, candidate_wp: float, guided: bool = True) -> None:
+    """An OUT/stage3.json as the script writes it, with one candidate `run`."""
+    out.mkdir()
+    calibrated = out / "run_gap.safetensors"
+    calibrated.write_bytes(b"the calibrated candidate")
+    pairs = [
+        {"candidate": "shipped", "b": "heuristic", "wp": shipped_wp},
+        {"candidate": "run", "b": "heuristic", "wp": candidate_wp},
+        {"candidate": "run alone", "b": "heuristic", "wp": candidate_wp + 0.1},
+    ]
+    result = {"sha256": {"shipped": hashlib.sha256(target.read_bytes()).hexdigest()}, "pairs": pairs}
+    if guided:
+        result["calibration"] = {"model": str(calibrated)}
+        pairs.append({"candidate": "run+search", "b": "heuristic", "wp": 0.8})
+    (out / "stage3.json").write_text(json.dumps(result), encoding="utf-8")
+
+
+def test_a_candidate_that_beat_the_shipped_file_is_shipped_with_its_gate(stage3, tmp_path):
+    module, target = stage3
+    measured(tmp_path / "out", target, 0.62, 0.66)
+    shipped = module.ship_candidate(tmp_path / "out", "jj")
+    assert target.read_bytes() == b"the calibrated candidate"
+    assert shipped["shipped"] == "run" and shipped["bytes"] == len(b"the calibrated candidate")
+    assert shipped["sha256"] == hashlib.sha256(b"the calibrated candidate").hexdigest()
+    with pytest.raises(SystemExit, match="is not the file measured as shipped"):  # a second time
+        module.ship_candidate(tmp_path / "out", "jj")
+    assert target.read_bytes() == b"the calibrated candidate"
+
+
+@pytest.mark.parametrize(
+    ("shipped_wp", "candidate_wp", "guided", "why"),
+    [
+        (0.62, 0.62, True, r"run won 0.62 against heuristic, not above the shipped file's 0.62"),
+        (0.62, 0.66, False, "no guided candidate: run it with --guided first"),
+    ],
+)
+def test_a_candidate_is_refused_and_the_shipped_file_kept(stage3, tmp_path, shipped_wp, candidate_wp, guided, why):
+    module, target = stage3
+    measured(tmp_path / "out", target, shipped_wp, candidate_wp, guided)
+    with pytest.raises(SystemExit, match=why):
+        module.ship_candidate(tmp_path / "out", "jj")
+    assert target.read_bytes() == b"the shipped file"
+
+
+def test_a_shipped_file_changed_since_the_measurement_is_not_replaced(stage3, tmp_path):
+    module, target = stage3
+    measured(tmp_path / "out", target, 0.62, 0.66)
+    target.write_bytes(b"another file")
+    with pytest.raises(SystemExit, match="dmc_jj.safetensors is not the file measured as shipped"):
+        module.ship_candidate(tmp_path / "out", "jj")
+    assert target.read_bytes() == b"another file"
