@@ -16,11 +16,14 @@ each interval treating a duplicate pair as one unit:
     frozen reference `search` (--search-deals; 128 rollouts a decision, eval-v1's seed,
     this build); the candidates: the prior run's network with its prior and alone, the
     control's network with the shipped prior added and alone, the shipped network;
-  - with --guided, the best candidate's guided search, its gate calibrated to search
+  - with --guided, the guided search of the best run with its prior (against `heuristic`),
+    its gate calibrated to search
     --search-share of its decisions (43%, as the shipped baibian one's), against
     `heuristic` (a fifth of --deals) and `search` (--search-deals).
 Writes OUT/stage3.json. Then --ship copies that candidate's file, its gate calibrated,
-over the shipped one: refused unless it beat the shipped file against `heuristic`.
+over the shipped one: refused unless OUT/stage3.json measured this rule set and the file
+now shipped, the calibrated file is unchanged since, and the candidate beat the shipped
+file both against `heuristic` and head to head.
 """
 
 from __future__ import annotations
@@ -88,23 +91,46 @@ def table(result: dict) -> str:
     return "\n".join(lines)
 
 
-def ship_candidate(out: Path, variant: str) -> dict:
-    """Copy OUT/stage3.json's guided candidate (its gate calibrated) over the shipped file of
-    `variant`; refused, naming why and copying nothing, unless that file is the one measured
-    as "shipped" and the candidate beat it against `heuristic`."""
-    result = json.loads((out / "stage3.json").read_text(encoding="utf-8"))
+def sha256(path: Path) -> str:
+    """The file's sha256, in hex."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def ship_refusal(result: dict, variant: str, target: Path) -> str | None:
+    """Why a stage3.json's guided candidate may not replace `target`, the shipped file of
+    `variant`; None when it may."""
+    if result.get("variant") != variant:
+        return f"it measured {result.get('variant')}, not {variant}"
     if "calibration" not in result:
-        raise SystemExit(f"{out / 'stage3.json'} has no guided candidate: run it with --guided first")
-    target = shipped(variant)
-    if hashlib.sha256(target.read_bytes()).hexdigest() != result["sha256"]["shipped"]:
-        raise SystemExit(f"{target} is not the file measured as shipped in {out / 'stage3.json'}")
-    wp = {r["candidate"]: r["wp"] for r in result["pairs"] if r["b"] == "heuristic"}
+        return "it has no guided candidate: run it with --guided first"
+    if sha256(target) != result["sha256"]["shipped"]:
+        return f"{target} is not the file measured as shipped"
+    model = Path(result["calibration"]["model"])
+    if not model.exists() or sha256(model) != result["calibration"].get("sha256"):
+        return f"{model} is not the file it calibrated: measure it again"
     best = next(r["candidate"] for r in result["pairs"] if r["candidate"].endswith("+search"))[: -len("+search")]
-    if wp[best] <= wp["shipped"]:
-        raise SystemExit(f"{best} won {wp[best]} against heuristic, not above the shipped file's {wp['shipped']}")
+    wp = {(r["candidate"], r["b"]): r["wp"] for r in result["pairs"]}
+    if wp[best, "heuristic"] <= wp["shipped", "heuristic"]:
+        return f"{best} won {wp[best, 'heuristic']} against heuristic, not above the shipped file's {wp['shipped', 'heuristic']}"
+    if wp[best, "dmc"] <= 0.5:
+        return f"{best} won {wp[best, 'dmc']} against the shipped dmc, not above 0.5"
+    return None
+
+
+def ship_candidate(out: Path, variant: str) -> dict:
+    """Copy OUT/stage3.json's guided candidate (the fine-tune with its prior, its gate
+    calibrated) over the shipped file of `variant`; refused, naming why and copying
+    nothing, unless it measured that rule set and that file, its calibrated file is
+    unchanged, and the candidate beat the shipped file against `heuristic` and head to head."""
+    result = json.loads((out / "stage3.json").read_text(encoding="utf-8"))
+    target = shipped(variant)
+    why = ship_refusal(result, variant, target)
+    if why:
+        raise SystemExit(f"{out / 'stage3.json'}: {why}")
     data = Path(result["calibration"]["model"]).read_bytes()
     target.write_bytes(data)
-    return {"shipped": best, "file": str(target), "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    best = next(r["candidate"] for r in result["pairs"] if r["candidate"].endswith("+search"))
+    return {"shipped": best[: -len("+search")], "file": str(target), "bytes": len(data), "sha256": sha256(target)}
 
 
 def main() -> int:
@@ -145,7 +171,7 @@ def main() -> int:
         ship = shipped(v)
         alone = f"dmc:{with_prior(ship, None, work / 'bots_alone.safetensors')}"
         rows = [pair([f"dmc:{ship}", b], args.deals, args.threads, v) for b in ("greedy", "simple", "random", alone)]
-        sha = hashlib.sha256(ship.read_bytes()).hexdigest()
+        sha = sha256(ship)
         (out / "stage3_bots.json").write_text(json.dumps({"sha256": sha, "pairs": rows}, indent=1) + "\n")
         print(json.dumps(rows, indent=1))
         return 0
@@ -157,11 +183,14 @@ def main() -> int:
                 continue
             rows.append({"candidate": name, **pair([f"dmc:{f}", b], deals, args.threads, v)})
             print(json.dumps(rows[-1]), flush=True)
-    sha = {name: hashlib.sha256(Path(f).read_bytes()).hexdigest() for name, f in files.items()}
+    sha = {name: sha256(Path(f)) for name, f in files.items()}
     result: dict = {"variant": v, "files": files, "sha256": sha, "pairs": rows}
     if args.guided:
-        best = max((r for r in rows if r["b"] == "heuristic"), key=lambda r: r["wp"])["candidate"]
+        fine_tunes = [Path(r).name for r in runs.split(",")]  # with their prior
+        ranked = [r for r in rows if r["b"] == "heuristic" and r["candidate"] in fine_tunes]
+        best = max(ranked, key=lambda r: r["wp"])["candidate"]
         result["calibration"] = calibrate(files[best], args.search_share, 100, work, v)
+        result["calibration"]["sha256"] = sha256(Path(result["calibration"]["model"]))
         guided = f"dmc:{result['calibration']['model']}+search"
         for b, deals in (("heuristic", args.deals // 5), ("search", args.search_deals)):
             result["pairs"].append({"candidate": f"{best}+search", **pair([guided, b], deals, args.threads, v)})
