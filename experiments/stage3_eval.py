@@ -96,6 +96,11 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def guided_candidate(result: dict) -> str:
+    """The candidate whose guided search a stage3.json measured (its "+search" rows)."""
+    return next(r["candidate"] for r in result["pairs"] if r["candidate"].endswith("+search"))[: -len("+search")]
+
+
 def ship_refusal(result: dict, variant: str, target: Path) -> str | None:
     """Why a stage3.json's guided candidate may not replace `target`, the shipped file of
     `variant`; None when it may."""
@@ -108,7 +113,7 @@ def ship_refusal(result: dict, variant: str, target: Path) -> str | None:
     model = Path(result["calibration"]["model"])
     if not model.exists() or sha256(model) != result["calibration"].get("sha256"):
         return f"{model} is not the file it calibrated: measure it again"
-    best = next(r["candidate"] for r in result["pairs"] if r["candidate"].endswith("+search"))[: -len("+search")]
+    best = guided_candidate(result)
     wp = {(r["candidate"], r["b"]): r["wp"] for r in result["pairs"]}
     if wp[best, "heuristic"] <= wp["shipped", "heuristic"]:
         return f"{best} won {wp[best, 'heuristic']} against heuristic, not above the shipped file's {wp['shipped', 'heuristic']}"
@@ -129,8 +134,7 @@ def ship_candidate(out: Path, variant: str) -> dict:
         raise SystemExit(f"{out / 'stage3.json'}: {why}")
     data = Path(result["calibration"]["model"]).read_bytes()
     target.write_bytes(data)
-    best = next(r["candidate"] for r in result["pairs"] if r["candidate"].endswith("+search"))
-    return {"shipped": best[: -len("+search")], "file": str(target), "bytes": len(data), "sha256": sha256(target)}
+    return {"shipped": guided_candidate(result), "file": str(target), "bytes": len(data), "sha256": sha256(target)}
 
 
 def main() -> int:
