@@ -97,6 +97,7 @@ RANKS: tuple[str, ...]  # rank tokens, lowest ("3") to highest ("BJ")
 MAX_MOVES: int
 OUTCOMES: tuple[str, str, str]
 MAX_THREADS: int
+MAX_LEAF_PLIES: int
 GAME_STATE_BYTES: int
 DEAL_RESULT_BYTES: int
 MOVE_FEATURE_SIZE: int
@@ -536,6 +537,8 @@ def label_deals(
     probe: str | Bot | None = None,
     with_state: bool = True,
     world_salt: int = 0,
+    leaf: str | Bot | None = None,
+    leaf_plies: int = 4,
     progress: Callable[[int], bool] | None = None,
 ) -> dict[str, numpy.typing.NDArray[Any]]:
     """Low-level expert labeller (see shuangkou.expert.labels and docs/labels.md): deals

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "shuangkou/bots/bot.h"
+#include "shuangkou/bots/rollouts.h"
 #include "shuangkou/model/encode.h"
 #include "test_util.h"
 
@@ -91,9 +92,9 @@ TEST(GuidedSearch, ItsValuesAreTheGuides) {
 TEST(GuidedSearch, NamesMakeItAndBadNamesAreRefusedNamingThem) {
   if (testing::register_shipped_models().empty()) GTEST_SKIP() << "no shipped model";
   const std::string path = testing::shipped_baibian_model();
-  for (const std::string& name :
-       std::vector<std::string>{"dmc+search", "dmc+search:16", "dmc+search:0", "dmc:" + path + "+search",
-                                "dmc:" + path + "+search:8"})
+  for (const std::string& name : std::vector<std::string>{
+           "dmc+search", "dmc+search:16", "dmc+search:0", "dmc:" + path + "+search",
+           "dmc:" + path + "+search:8", "dmc+search:16:4", "dmc:" + path + "+search:8:0"})
     EXPECT_EQ(make_bot(name)->label(), name);
   EXPECT_EQ(make_bot("dmc+search:0")->slow(), false);
   // (name, a part of the message)
@@ -102,6 +103,9 @@ TEST(GuidedSearch, NamesMakeItAndBadNamesAreRefusedNamingThem) {
       {"dmc+search:x", "integer 0.."},
       {"dmc+search:2000000", "integer 0.."},
       {"dmc+search:", "needs its ROLLOUTS"},
+      {"dmc+search:16:", "PLIES after '+search:ROLLOUTS:'"},
+      {"dmc+search:16:65", "integer 0..64"},
+      {"dmc+search:16:x", "integer 0..64"},
       {"dmc:missing.safetensors+search", "missing.safetensors"},
       {"heuristic+search", "rates its moves (dmc"},
       {"search:8+search", "not 'search:8'"},
@@ -120,6 +124,21 @@ TEST(GuidedSearch, NamesMakeItAndBadNamesAreRefusedNamingThem) {
   }
   EXPECT_THROW(make_guided_search_bot(nullptr, 4, "x"), std::invalid_argument);
   EXPECT_THROW(make_guided_search_bot(make_bot("dmc"), -1, "x"), std::invalid_argument);
+  EXPECT_THROW(make_guided_search_bot(make_bot("dmc"), 4, "x", kMaxLeafPlies + 1), std::invalid_argument);
+}
+
+TEST(GuidedSearch, ShortRolloutsCompareTheGuidesValuesAndChangeItsChoiceSomewhere) {
+  // The same network with short rollouts: legal, searched where the heuristic's
+  // rollouts search, and its values at the leaves overrule its first choice somewhere.
+  const BotPtr guided = make_guided_search_bot(random_dmc(4), 16, "guided:16:2", 2);
+  const Variant v = preset("baibian");
+  const std::vector<Play> first = deal_actions(v, derive_seed(41, 0), *guided);
+  EXPECT_EQ(deal_actions(v, derive_seed(41, 0), *guided), first) << "not reproducible";
+  const auto c = counters_of(*guided);
+  EXPECT_GT(c.at("searched"), 0u);
+  EXPECT_GT(c.at("changed"), 0u);
+  const BotPtr full = make_guided_search_bot(random_dmc(4), 16, "guided:16");
+  EXPECT_NE(deal_actions(v, derive_seed(41, 0), *full), first) << "the leaf changed nothing";
 }
 
 }  // namespace

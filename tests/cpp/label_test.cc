@@ -2,12 +2,16 @@
 // deal whatever the threads or the split into shards, its values are the
 // rollouts of the search bots computed here independently on the same worlds,
 // the search's own choice scores at least as well as its default in them, and
-// its labels do not change with the cards the seat cannot see.
+// its labels do not change with the cards the seat cannot see; short rollouts
+// end on the leaf bot's value.
 #include "shuangkou/rl/label.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
 #include <random>
+#include <set>
 
 #include "shuangkou/bots/rollouts.h"
 #include "shuangkou/core/infoset.h"
@@ -200,6 +204,83 @@ TEST(Label, BadOptionsAreRefusedNamingThem) {
   o = options(1, 1);
   o.all_legal_up_to = 20;
   refused(o, "all_legal_up_to");
+  o = options(1, 1);
+  o.leaf = make_bot("heuristic");
+  refused(o, "leaf: bot 'heuristic' rates no moves");
+  o = options(1, 1);
+  o.leaf = o.guide;
+  o.leaf_plies = kMaxLeafPlies + 1;
+  refused(o, "leaf_plies");
+}
+
+// A bot that rates every move `value` and plays its first legal play.
+class ConstantBot final : public Bot {
+ public:
+  explicit ConstantBot(float value) : value_(value) {}
+  Play step(const Decision& d) const override { return d.moves.empty() ? kPass : d.moves[0]; }
+  std::string label() const override { return "constant"; }
+  bool values(const Decision& /*d*/, std::span<float> out) const override {
+    std::fill(out.begin(), out.end(), value_);
+    return true;
+  }
+
+ private:
+  float value_;
+};
+
+TEST(Label, ShortRolloutsEndOnTheLeafBotsValueForTheTeamToAct) {
+  // After the leader's candidate, plies alternate the teams: the opponent acts
+  // at the leaf after 0 or 2 plies (the value negated), the partner after 1 or 3.
+  const Lead lead;
+  for (int plies = 0; plies < 4; ++plies) {
+    LabelOptions o = options(0, 1);
+    o.leaf = std::make_shared<const ConstantBot>(0.25F);
+    o.leaf_plies = plies;
+    LabelSet l;
+    ASSERT_TRUE(label_position(o, lead.s, {}, 7, l));
+    ASSERT_GT(l.candidates(), 2);
+    for (int64_t i = 0; i < l.candidates(); ++i) {
+      EXPECT_FLOAT_EQ(l.win[i], plies % 2 == 0 ? -0.25F : 0.25F) << "plies " << plies << ", candidate " << i;
+      EXPECT_FLOAT_EQ(l.adv[i], 0.0F);
+    }
+  }
+}
+
+TEST(Label, ShortRolloutsValueTheWorldSeenByTheSeatToAct) {
+  // No plies: each candidate's win is minus the network's best value for the
+  // next seat in each world, its observation showing the candidate played.
+  LabelOptions o = options(0, 1);
+  o.leaf = o.guide;
+  o.leaf_plies = 0;
+  o.worlds = 5;
+  const Lead lead;
+  LabelSet l;
+  ASSERT_TRUE(label_position(o, lead.s, {}, 7, l));
+  const int n = static_cast<int>(l.candidates());
+  std::vector<double> win(n);
+  WorldSampler sampler(lead.v, lead.s);
+  SplitMix64 worlds(label_world_seed(7, 0));
+  MoveList moves;
+  for (int w = 0; w < o.worlds; ++w) {
+    const GameState world = sampler.sample(worlds);
+    SplitMix64 bot_rng(worlds.next());
+    for (int i = 0; i < n; ++i) {
+      GameState x = world;
+      const Play p = play_of_row(l, i, lead.moves);
+      x.apply(lead.v, p);
+      x.legal_moves(lead.v, moves);
+      const std::array<Action, 1> recent{{{lead.s.current_player(), p}}};
+      std::vector<float> q(static_cast<size_t>(moves.size() + (x.can_pass() ? 1 : 0)));
+      ASSERT_TRUE(o.leaf->values(Decision{lead.v, x, recent, moves, bot_rng, nullptr}, q));
+      win[i] -= std::clamp(*std::max_element(q.begin(), q.end()), -1.0F, 1.0F);
+    }
+  }
+  std::set<float> distinct;
+  for (int i = 0; i < n; ++i) {
+    EXPECT_NEAR(l.win[i], win[i] / o.worlds, 1e-6) << "candidate " << i;
+    distinct.insert(l.win[i]);
+  }
+  EXPECT_GT(distinct.size(), 1U) << "every candidate valued alike: the check says little";
 }
 
 }  // namespace

@@ -66,6 +66,31 @@ def test_a_fresh_salt_scores_the_same_candidates_on_other_worlds(labelled, tmp_p
     assert not np.array_equal(a.win, b.win)
 
 
+def test_short_rollouts_on_the_network_label_the_same_decisions_the_same_whatever_the_threads(labelled, tmp_path):
+    one = label(tiny_labels(leaf="dmc", leaf_plies=2, shards=2, threads=1), tmp_path / "one", progress=False)
+    two = label(tiny_labels(leaf="dmc", leaf_plies=2, shards=2, threads=2), tmp_path / "two", progress=False)
+    assert [s["sha256"] for s in one["shards"]] == [s["sha256"] for s in two["shards"]]
+    full, short = read_labels(labelled, [0, 1]), read_labels(tmp_path / "one")
+    # The same positions and candidates (the leaf draws from streams of its own), other values:
+    # the network's, in [-1, 1] and not only the deals' results.
+    assert np.array_equal(full.obs, short.obs) and np.array_equal(full.action, short.action)
+    assert not np.array_equal(full.win, short.win)
+    assert (np.abs(short.win) <= 1).all() and not np.isin(short.win, [-1.0, 0.0, 1.0]).all()
+
+
+def test_a_run_made_before_a_setting_existed_resumes_with_its_default(labelled, tmp_path):
+    label(tiny_labels(), tmp_path, max_shards=2, progress=False)
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    for key in ("leaf", "leaf_plies"):  # settings added after the first labels were made
+        del manifest["config"][key]
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    resumed = label(tiny_labels(), tmp_path, resume=True, progress=False)
+    straight = json.loads((labelled / "manifest.json").read_text())
+    assert [s["sha256"] for s in resumed["shards"]] == [s["sha256"] for s in straight["shards"]]
+    with pytest.raises(ValueError, match="other settings .*leaf"):
+        label(tiny_labels(leaf="dmc", shards=5), tmp_path, resume=True, progress=False)
+
+
 @pytest.mark.parametrize(
     "change, needle",
     [
@@ -73,6 +98,8 @@ def test_a_fresh_salt_scores_the_same_candidates_on_other_worlds(labelled, tmp_p
         ({"agents": {"heuristic": -1}}, "the weight must be a finite number > 0"),
         ({"agents": {"nobody": 1}}, "agents: 'nobody'"),
         ({"guide": "heuristic"}, "guide must rate its moves"),
+        ({"leaf": "heuristic"}, "leaf must rate its moves"),
+        ({"leaf": "dmc", "leaf_plies": 65}, "leaf_plies: must be an integer 0..64"),
         ({"all_legal_up_to": 20}, "all_legal_up_to (20) must be <= max_candidates"),
         ({"variant": "nowhere"}, "variant:"),
         ({"label_prob": 0}, "label_prob: must be a number in (0, 1]"),

@@ -190,7 +190,8 @@ void bind_bots(py::module_& m) {
     guided["default"] = sk::kDefaultGuidedRollouts;
     guided["max"] = sk::kMaxRollouts;
     guided["description"] = std::string(sk::kGuidedSearchDescription) + " (default " +
-                            std::to_string(sk::kDefaultGuidedRollouts) + ")";
+                            std::to_string(sk::kDefaultGuidedRollouts) + "); " +
+                            std::string(sk::kGuidedLeafDescription);
     // (help texts and docs/heuristic.md list the "NAME+search" form from it)
     m.attr("GUIDED_SEARCH") = guided;
   }

@@ -2,6 +2,7 @@
 #include "shuangkou/rl/label.h"
 
 #include "common.h"
+#include "shuangkou/bots/rollouts.h"
 #include "shuangkou/model/encode.h"
 
 namespace shuangkou_py {
@@ -12,8 +13,7 @@ py::dict label_set_to_arrays(sk::LabelSet&& s) {
   const py::ssize_t states = s.state.empty() ? 0 : n;
   py::dict out;
   out["obs"] = to_numpy(std::move(s.obs), {n, static_cast<py::ssize_t>(sk::observation_size())});
-  out["state"] =
-      to_numpy(std::move(s.state), {s.state.empty() ? 0 : n, static_cast<py::ssize_t>(sk::state_size())});
+  out["state"] = to_numpy(std::move(s.state), {states, static_cast<py::ssize_t>(sk::state_size())});
   out["deal"] = to_numpy(std::move(s.deal), {n});
   out["ply"] = to_numpy(std::move(s.ply), {n});
   out["seat"] = to_numpy(std::move(s.seat), {n});
@@ -46,7 +46,7 @@ py::dict label_deals_py(const py::handle& variant, int64_t deals, const py::sequ
                         double label_prob, int worlds, int all_legal_up_to, int max_candidates,
                         int random_candidates, const py::handle& guide, int guide_top,
                         const py::handle& probe, bool with_state, const py::handle& world_salt,
-                        const py::object& progress) {
+                        const py::handle& leaf, int leaf_plies, const py::object& progress) {
   sk::LabelOptions o;
   o.rules = make_rules(variant, py::kwargs());
   o.seed = seed_arg(seed);
@@ -67,6 +67,8 @@ py::dict label_deals_py(const py::handle& variant, int64_t deals, const py::sequ
   o.probe = optional_bot(probe, "probe");
   o.with_state = with_state;
   o.world_salt = seed_arg(world_salt);
+  o.leaf = optional_bot(leaf, "leaf");
+  o.leaf_plies = leaf_plies;
   sk::LabelSet labels;
   run_interruptible([&](const sk::CancelFlag& cancel, CallingThread& caller) {
     o.cancel = &cancel;
@@ -85,12 +87,14 @@ py::dict label_deals_py(const py::handle& variant, int64_t deals, const py::sequ
 }  // namespace
 
 void bind_label(py::module_& m) {
+  m.attr("MAX_LEAF_PLIES") = sk::kMaxLeafPlies;
   m.def("label_deals", &label_deals_py, py::arg("variant"), py::arg("deals"), py::arg("agents"),
         py::arg("weights"), py::arg("seed") = 0, py::arg("first") = 0, py::arg("threads") = 0,
         py::arg("label_prob") = 0.25, py::arg("worlds") = 32, py::arg("all_legal_up_to") = 12,
         py::arg("max_candidates") = 16, py::arg("random_candidates") = 2, py::arg("guide") = py::none(),
         py::arg("guide_top") = 4, py::arg("probe") = py::none(), py::arg("with_state") = true,
-        py::arg("world_salt") = 0, py::arg("progress") = py::none(),
+        py::arg("world_salt") = 0, py::arg("leaf") = py::none(), py::arg("leaf_plies") = 4,
+        py::arg("progress") = py::none(),
         "Low-level expert labeller (see shuangkou.expert.labels and docs/labels.md): deals "
         "first..first+deals-1 "
         "of the seed played by the agents, sampled decisions' candidates scored by determinized rollouts; "

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "shuangkou/bots/bot.h"
+#include "shuangkou/bots/rollouts.h"
 #include "shuangkou/core/infoset.h"
 #include "shuangkou/core/seats.h"
 
@@ -24,12 +25,13 @@ inline constexpr int kMaxCompared = 8;
 
 // Determinized comparison of candidate plays (search.cc): the candidates'
 // rollouts on `samples` shared worlds (rollout_candidates, rollouts.h), scored
-// by the deal score. Returns the index of the chosen candidate: 0, the
-// caller's default, unless another's mean paired gain over it exceeds one
-// standard error. 0 at once once `cancel` is set. 1 <= plays.size() <=
-// kMaxCompared; each must be legal in `s` (kPass where s.can_pass()).
+// by the deal score, or by the win where `leaf` makes them short. Returns the
+// index of the chosen candidate: 0, the caller's default, unless another's
+// mean paired gain over it exceeds one standard error. 0 at once once
+// `cancel` is set. 1 <= plays.size() <= kMaxCompared; each must be legal in
+// `s` (kPass where s.can_pass()).
 int compare_by_rollouts(const Variant& v, const GameState& s, std::span<const Play> plays, int samples,
-                        SplitMix64& rng, const CancelFlag* cancel);
+                        SplitMix64& rng, const CancelFlag* cancel, const RolloutLeaf& leaf = {});
 
 // The play of `moves` that empties the hand, if any (nullptr otherwise).
 const Play* going_out(const GameState& s, const MoveList& moves);

@@ -3,7 +3,9 @@
 // its choice where the choice is close. The search compares the guide's best
 // few plays on the same sampled worlds, each world finished by the heuristic
 // in every seat (compare_by_rollouts), and keeps the guide's choice unless
-// another play scores better by a clear margin.
+// another play scores better by a clear margin. "NAME+search:N:PLIES" makes
+// the rollouts short: the guide plays PLIES actions after each candidate and
+// its own value of the position reached is compared (RolloutLeaf, rollouts.h).
 //
 // Where it searches: when the guide's two best values lie within
 // kTriggerGap of each other (or the gap the guide gives: Bot::search_gap, a
@@ -15,8 +17,10 @@
 #include <atomic>
 #include <charconv>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bots_internal.h"
@@ -36,8 +40,8 @@ constexpr float kCandidateGap = 0.15F;
 
 class GuidedSearchBot final : public Bot {
  public:
-  GuidedSearchBot(BotPtr guide, int rollouts, std::string label)
-      : guide_(std::move(guide)), rollouts_(rollouts), label_(std::move(label)) {}
+  GuidedSearchBot(BotPtr guide, int rollouts, std::string label, int leaf_plies)
+      : guide_(std::move(guide)), rollouts_(rollouts), leaf_plies_(leaf_plies), label_(std::move(label)) {}
 
   Play step(const Decision& d) const override {
     if (d.moves.empty()) return kPass;
@@ -67,8 +71,11 @@ class GuidedSearchBot final : public Bot {
     for (int i = 0; i < k && best - q[order[i]] < kCandidateGap; ++i) plays[size++] = play_of(order[i]);
     searched_.fetch_add(1, std::memory_order_relaxed);
     const int samples = std::max(1, rollouts_ / size);
+    // (short rollouts compare the win alone: no heuristic finish for a score)
+    const RolloutLeaf leaf{leaf_plies_ >= 0 ? guide_.get() : nullptr, std::max(0, leaf_plies_), d.recent,
+                           false};
     const int chosen = compare_by_rollouts(d.variant, d.state, std::span<const Play>(plays.data(), size),
-                                           samples, d.rng, d.cancel);
+                                           samples, d.rng, d.cancel, leaf);
     if (chosen != 0) changed_.fetch_add(1, std::memory_order_relaxed);
     return plays[chosen];
   }
@@ -84,7 +91,9 @@ class GuidedSearchBot final : public Bot {
 
  private:
   BotPtr guide_;
-  int rollouts_;  // a search's rollouts, shared among its candidates; 0: never search
+  int rollouts_;    // a search's rollouts, shared among its candidates; 0: never search
+  int leaf_plies_;  // short rollouts: the guide's plies before its value ends them; -1: the heuristic's to
+                    // the end
   std::string label_;
   // Decisions with a legal play, those searched, those where the search
   // changed the guide's choice (relaxed: statistics only).
@@ -93,32 +102,49 @@ class GuidedSearchBot final : public Bot {
 
 }  // namespace
 
-// "<guide_name>+search[:arg]" on `guide` (registry.cc parses the name).
+// A whole number lo..hi from `text`, or nullopt.
+std::optional<int> whole(std::string_view text, int lo, int hi) {
+  int n = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size() || n < lo || n > hi) return std::nullopt;
+  return n;
+}
+
+// "<guide_name>+search[:ROLLOUTS[:PLIES]]" on `guide` (registry.cc parses the name).
 BotPtr make_guided_search_bot(BotPtr guide, std::string_view guide_name, std::string_view arg) {
   static const std::string kRange = "an integer 0.." + std::to_string(kMaxRollouts) + " (0: never search)";
-  int n = kDefaultGuidedRollouts;
-  if (!arg.empty()) {
-    const auto [end, ec] = std::from_chars(arg.data(), arg.data() + arg.size(), n);
-    if (ec != std::errc() || end != arg.data() + arg.size() || n < 0 || n > kMaxRollouts)
-      throw std::invalid_argument("bot '" + clip(guide_name, 60) + "+search:" + clip(arg, 60) +
-                                  "': the budget after '+search:' is rollouts a searched decision, " +
-                                  kRange);
-  }
+  const size_t colon = arg.find(':');
+  const std::string_view budget = arg.substr(0, colon);
+  const std::string_view plies = colon == std::string_view::npos ? std::string_view() : arg.substr(colon + 1);
+  const std::string name = clip(guide_name, 60) + "+search:" + clip(arg, 60);
+  const std::optional<int> n = arg.empty() ? kDefaultGuidedRollouts : whole(budget, 0, kMaxRollouts);
+  if (!n)
+    throw std::invalid_argument("bot '" + name +
+                                "': the budget after '+search:' is rollouts a searched decision, " + kRange);
+  const std::optional<int> leaf = colon == std::string_view::npos ? -1 : whole(plies, 0, kMaxLeafPlies);
+  if (!leaf)
+    throw std::invalid_argument(
+        "bot '" + name + "': the PLIES after '+search:ROLLOUTS:' are the guide's actions " +
+        "before its value ends a rollout, an integer 0.." + std::to_string(kMaxLeafPlies));
   std::string label = std::string(guide_name) + "+search";
   if (!arg.empty()) label += ":" + std::string(arg);
-  return shuangkou::make_guided_search_bot(std::move(guide), n, std::move(label));
+  return shuangkou::make_guided_search_bot(std::move(guide), *n, std::move(label), *leaf);
 }
 
 }  // namespace shuangkou::detail
 
 namespace shuangkou {
 
-BotPtr make_guided_search_bot(BotPtr guide, int rollouts, std::string label) {
+BotPtr make_guided_search_bot(BotPtr guide, int rollouts, std::string label, int leaf_plies) {
   if (!guide) throw std::invalid_argument("make_guided_search_bot: no guide given");
   if (rollouts < 0 || rollouts > kMaxRollouts)
     throw std::invalid_argument("make_guided_search_bot: rollouts " + std::to_string(rollouts) +
                                 " outside 0.." + std::to_string(kMaxRollouts));
-  return std::make_shared<const detail::GuidedSearchBot>(std::move(guide), rollouts, std::move(label));
+  if (leaf_plies < -1 || leaf_plies > kMaxLeafPlies)
+    throw std::invalid_argument("make_guided_search_bot: leaf_plies " + std::to_string(leaf_plies) +
+                                " outside -1.." + std::to_string(kMaxLeafPlies));
+  return std::make_shared<const detail::GuidedSearchBot>(std::move(guide), rollouts, std::move(label),
+                                                         leaf_plies);
 }
 
 }  // namespace shuangkou

@@ -10,14 +10,19 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "bots_internal.h"
 #include "shuangkou/bots/hand_value.h"
 #include "shuangkou/bots/rollouts.h"
 #include "shuangkou/core/clip.h"
 #include "shuangkou/core/rewards.h"
+#include "shuangkou/model/encode.h"
 
 namespace shuangkou {
 
@@ -59,24 +64,79 @@ GameState rollout(const Variant& v, GameState x, MoveList& scratch) {
 
 }  // namespace
 
+namespace {
+
+// The value of `x` for `seat` by the leaf bot (RolloutLeaf): its best legal
+// action's value for the team to act, negated for the other team (nullopt:
+// the bot rates nothing).
+std::optional<double> leaf_value(const Variant& v, const GameState& x, int seat, const RolloutLeaf& leaf,
+                                 std::span<const Action> recent, MoveList& scratch, SplitMix64& rng,
+                                 const CancelFlag* cancel) {
+  x.legal_moves(v, scratch);
+  thread_local std::vector<float> q;
+  q.resize(static_cast<size_t>(scratch.size() + (x.can_pass() ? 1 : 0)));
+  const Decision d{v, x, recent, scratch, rng, cancel};
+  if (!leaf.bot->values(d, q)) return std::nullopt;
+  const double best = std::clamp(static_cast<double>(*std::max_element(q.begin(), q.end())), -1.0, 1.0);
+  return team_of(x.current_player()) == team_of(seat) ? best : -best;
+}
+
+// A short rollout (RolloutLeaf) of `x`, the candidate just played: the leaf
+// bot plays leaf.plies actions, then values the position. Returns the win for
+// `seat` (the deal's where it ended within the plies or the bot rates nothing)
+// and its deal score, the heuristic finishing the deal (0 unless leaf.finish).
+std::pair<double, double> short_rollout(const Variant& v, GameState x, int seat, const RolloutLeaf& leaf,
+                                        RecentActions recent, uint64_t bot_seed, const CancelFlag* cancel,
+                                        MoveList& scratch) {
+  SplitMix64 rng(bot_seed);
+  for (int p = 0; p < leaf.plies && !x.is_over(); ++p) {
+    x.legal_moves(v, scratch);
+    const int actor = x.current_player();
+    const Play a =
+        scratch.empty() ? kPass : leaf.bot->step(Decision{v, x, recent.view(), scratch, rng, cancel});
+    x.apply_legal(v, a);
+    recent.push(actor, a);
+  }
+  const std::optional<double> value =
+      x.is_over() ? std::nullopt : leaf_value(v, x, seat, leaf, recent.view(), scratch, rng, cancel);
+  if (value && !leaf.finish) return {*value, 0.0};
+  const GameState end = rollout(v, x, scratch);
+  return {value ? *value : deal_reward(RewardMode::kWin, end, v, seat),
+          deal_reward(RewardMode::kScore, end, v, seat)};
+}
+
+}  // namespace
+
 int rollout_candidates(const Variant& v, const GameState& s, std::span<const Play> plays, int worlds,
-                       SplitMix64& rng, const CancelFlag* cancel, std::span<RolloutTally> out) {
+                       SplitMix64& rng, const CancelFlag* cancel, std::span<RolloutTally> out,
+                       const RolloutLeaf& leaf) {
   WorldSampler sampler(v, s);
   const int seat = s.current_player();
   const int n = static_cast<int>(plays.size());
   thread_local MoveList scratch;  // the caller's list holds the legal moves
   std::array<double, kMaxRolloutCandidates> win{};
+  RecentActions recent;
+  for (const Action& a : leaf.recent) recent.push(a.seat, a.play);
   for (int w = 0; w < worlds; ++w) {
     if (cancel_requested(cancel)) return w;       // the caller stops and discards the move
     const GameState world = sampler.sample(rng);  // a deal of the unseen cards, every count kept
-    double first = 0, mean_win = 0;
+    const uint64_t bot_seed =
+        leaf.bot ? rng.next() : 0;  // (drawn only with a leaf: the default keeps its stream)
+    double first = 0, first_win = 0, mean_win = 0;
     for (int i = 0; i < n; ++i) {
       GameState x = world;
       x.apply_legal(v, plays[i]);
-      const GameState end = rollout(v, x, scratch);
-      const double score = deal_reward(RewardMode::kScore, end, v, seat);
-      win[i] = deal_reward(RewardMode::kWin, end, v, seat);
-      if (i == 0) first = score;
+      double score = 0;
+      if (leaf.bot) {
+        RecentActions after = recent;
+        after.push(seat, plays[i]);
+        std::tie(win[i], score) = short_rollout(v, x, seat, leaf, after, bot_seed, cancel, scratch);
+      } else {
+        const GameState end = rollout(v, x, scratch);
+        win[i] = deal_reward(RewardMode::kWin, end, v, seat);
+        score = deal_reward(RewardMode::kScore, end, v, seat);
+      }
+      if (i == 0) first = score, first_win = win[i];
       RolloutTally& t = out[i];
       t.score += score;
       t.score_sq += score * score;
@@ -84,6 +144,8 @@ int rollout_candidates(const Variant& v, const GameState& s, std::span<const Pla
       t.gain_sq += (score - first) * (score - first);
       t.win += win[i];
       t.win_sq += win[i] * win[i];
+      t.lead += win[i] - first_win;
+      t.lead_sq += (win[i] - first_win) * (win[i] - first_win);
       mean_win += win[i];
     }
     mean_win /= n;
@@ -103,17 +165,20 @@ constexpr double kConfidence = 1.0;
 static_assert(kMaxCompared <= kMaxRolloutCandidates);
 
 int compare_by_rollouts(const Variant& v, const GameState& s, std::span<const Play> plays, int samples,
-                        SplitMix64& rng, const CancelFlag* cancel) {
+                        SplitMix64& rng, const CancelFlag* cancel, const RolloutLeaf& leaf) {
   std::array<RolloutTally, kMaxCompared> tally{};
-  if (rollout_candidates(v, s, plays, samples, rng, cancel, tally) < samples) return 0;  // cancelled
+  if (rollout_candidates(v, s, plays, samples, rng, cancel, tally, leaf) < samples) return 0;  // cancelled
   // The first candidate stands unless another scores better by more than
   // kConfidence standard errors of the paired difference: a few samples are
   // noisy, and the first is the guide's choice, a good default.
   int best = 0;
   double best_mean = 0;
   for (int i = 1; i < static_cast<int>(plays.size()); ++i) {
-    const double mean = tally[i].gain / samples;
-    const double var = std::max(0.0, tally[i].gain_sq / samples - mean * mean);
+    // Short rollouts end on a value in win units: their gain is the win's.
+    const double sum = leaf.bot ? tally[i].lead : tally[i].gain;
+    const double sum_sq = leaf.bot ? tally[i].lead_sq : tally[i].gain_sq;
+    const double mean = sum / samples;
+    const double var = std::max(0.0, sum_sq / samples - mean * mean);
     if (mean > best_mean && mean > kConfidence * std::sqrt(var / samples)) {
       best = i;
       best_mean = mean;

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "shuangkou/bots/rollouts.h"
 #include "shuangkou/model/encode.h"
@@ -44,6 +46,16 @@ struct Candidates {
 
 double uniform01(SplitMix64& rng) { return static_cast<double>(rng.next() >> 11) * 0x1.0p-53; }
 
+// Whether `bot` rates its moves (Bot::values), asked at a deal's first decision.
+bool rates_moves(const Bot& bot, const Variant& v) {
+  const GameState s = GameState::deal(v, 0);
+  MoveList moves;
+  s.legal_moves(v, moves);
+  SplitMix64 rng(0);
+  std::vector<float> q(static_cast<size_t>(moves.size() + (s.can_pass() ? 1 : 0)));
+  return bot.values(Decision{v, s, {}, moves, rng, nullptr}, q);
+}
+
 void check_options(const LabelOptions& o) {
   const auto bad = [](const std::string& what) { throw std::invalid_argument("label: " + what); };
   if (o.deals < 0 || o.first < 0) bad("first and deals must be >= 0");
@@ -64,8 +76,12 @@ void check_options(const LabelOptions& o) {
   if (o.random_candidates < 0 || o.random_candidates > o.max_candidates)
     bad("random_candidates must lie in 0..max_candidates");
   if (o.guide_top < 1 || o.guide_top > o.max_candidates) bad("guide_top must lie in 1..max_candidates");
-  for (const BotPtr& b : {o.guide, o.probe})
+  for (const BotPtr& b : {o.guide, o.probe, o.leaf})
     if (b) b->check_variant(o.rules.variant());
+  if (o.leaf_plies < 0 || o.leaf_plies > kMaxLeafPlies)
+    bad("leaf_plies must lie in 0.." + std::to_string(kMaxLeafPlies));
+  if (o.leaf && !rates_moves(*o.leaf, o.rules.variant()))
+    bad("leaf: bot '" + o.leaf->label() + "' rates no moves (a leaf needs values: a dmc bot)");
 }
 
 // The index of the highest of the first n values of `q` (ties: the lower), or
@@ -177,8 +193,9 @@ bool label_decision(const DealContext& k, const Decision& d, const Play* chosen,
   const LabelOptions& o = k.o;
   const Candidates c = candidates(o, d, rng);
   std::array<RolloutTally, kMaxRolloutCandidates> tally{};
+  const RolloutLeaf leaf{o.leaf.get(), o.leaf_plies, d.recent};
   const int worlds = rollout_candidates(d.variant, d.state, std::span<const Play>(c.plays.data(), c.size),
-                                        o.worlds, world_rng, o.cancel, tally);
+                                        o.worlds, world_rng, o.cancel, tally, leaf);
   if (worlds < o.worlds) return false;
   const int seat = d.state.current_player();
   const size_t at = out.obs.size();

@@ -26,6 +26,7 @@ _INTS = {  # name -> (least, most)
     "max_candidates": (2, MAX_CANDIDATES),
     "random_candidates": (0, MAX_CANDIDATES),
     "guide_top": (1, MAX_CANDIDATES),
+    "leaf_plies": (0, _core.MAX_LEAF_PLIES),
     "deals_per_shard": (1, MAX_DEALS_PER_SHARD),
     "shards": (1, MAX_SHARDS),
     "threads": (0, _core.MAX_THREADS),
@@ -43,6 +44,8 @@ class LabelConfig:
     guide: str = "none"  # a bot that rates its moves (dmc, dmc:PATH): its best plays are candidates
     guide_top: int = 4
     probe: str = "none"  # a bot that rates its moves: where its best play lies is recorded (coverage)
+    leaf: str = "none"  # a bot that rates its moves ends each rollout on its value (none: the heuristic plays on)
+    leaf_plies: int = 4  # with a leaf: the actions it plays after the candidate before it values the position
     label_prob: float = 0.25  # chance a decision with two or more legal actions is labelled
     worlds: int = 32  # worlds each labelled decision's candidates share
     all_legal_up_to: int = 12  # every legal action is a candidate where there are at most this many
@@ -100,7 +103,7 @@ class LabelConfig:
             raise ValueError(f"{where}: variant: {clip(str(e), 400)}") from None
         for name, _ in self.agents:
             _bot(name, rules, f"{where}: agents: {shown(name)}")
-        for setting in ("guide", "probe"):
+        for setting in ("guide", "probe", "leaf"):
             name = getattr(self, setting)
             if name != "none":
                 _bot(name, rules, f"{where}: {setting}")

@@ -83,7 +83,7 @@ def label_shard(config: LabelConfig, rules: Any, index: int, progress: Callable[
     """Labels shard `index` of the config: deals index*deals_per_shard onward."""
     names = [name for name, _ in config.agents]
     weights = [weight for _, weight in config.agents]
-    optional = {"guide": config.guide, "probe": config.probe}
+    optional = {"guide": config.guide, "probe": config.probe, "leaf": config.leaf}
     return _core.label_deals(
         rules,
         config.deals_per_shard,
@@ -100,6 +100,7 @@ def label_shard(config: LabelConfig, rules: Any, index: int, progress: Callable[
         guide_top=config.guide_top,
         with_state=config.with_state,
         world_salt=config.world_salt,
+        leaf_plies=config.leaf_plies,
         progress=progress,
         **{k: (None if v == "none" else v) for k, v in optional.items()},
     )
@@ -130,8 +131,10 @@ def _start(config: LabelConfig, out: Path, resume: bool, force: bool) -> dict[st
     manifest_path = out / MANIFEST
     if resume and manifest_path.is_file():
         manifest = read_manifest(manifest_path)
-        if manifest["config"] != config.as_dict():
-            changed = sorted(k for k, v in config.as_dict().items() if manifest["config"].get(k) != v)
+        # A setting the manifest lacks was added since: the run was made with its default.
+        made = {**LabelConfig().as_dict(), **manifest["config"]}
+        if made != config.as_dict():
+            changed = sorted(k for k, v in config.as_dict().items() if made.get(k) != v)
             raise ValueError(
                 f"--resume: the labels in '{out}' were made with other settings ({', '.join(changed)}); "
                 "give the config they were made with, or another --out (nothing was written)"

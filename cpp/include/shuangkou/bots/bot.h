@@ -126,8 +126,13 @@ BotPtr make_dmc_bot(std::shared_ptr<const QNet> net, std::string label);
 // compares its best few plays by `rollouts` determinized rollouts and keeps
 // its choice unless another play scores clearly better (cpp/src/bots/guided.cc);
 // with 0 rollouts it plays the guide's choice. The bot "NAME+search:N".
-// Throws std::invalid_argument for no guide or rollouts outside 0..kMaxRollouts.
-BotPtr make_guided_search_bot(BotPtr guide, int rollouts, std::string label);
+// `leaf_plies` >= 0 makes the rollouts short (rollouts.h: RolloutLeaf): the
+// guide plays that many actions after each candidate and its value of the
+// position reached is compared, in win units, instead of the heuristic's
+// play to the end and its deal score: "NAME+search:N:PLIES". Throws
+// std::invalid_argument for no guide, rollouts outside 0..kMaxRollouts or
+// leaf_plies outside -1..kMaxLeafPlies (64).
+BotPtr make_guided_search_bot(BotPtr guide, int rollouts, std::string label, int leaf_plies = -1);
 // The networks the bot "dmc" without a path plays: one model file per preset,
 // as (preset name, path) pairs; the Python package registers the weights it
 // ships at import. The bot plays the network of the preset being played (with
@@ -148,6 +153,10 @@ inline constexpr int kDefaultGuidedRollouts = 64;
 inline constexpr std::string_view kGuidedSearchDescription =
     "the guided search: the bot's choice, checked by determinized rollouts where its two best values are "
     "close, ROLLOUTS a searched decision";
+// What "BOT+search:ROLLOUTS:PLIES" adds, for the same texts.
+inline constexpr std::string_view kGuidedLeafDescription =
+    "ROLLOUTS:PLIES makes the rollouts short: the bot plays PLIES actions (0..64), then its own value ends "
+    "them";
 
 // The bot's action for the current player of `s` (kPass to pass): generates
 // the legal plays into `scratch` and calls bot.step. The one place bots are

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <span>
 
+#include "shuangkou/bots/bot.h"
 #include "shuangkou/core/cancel.h"
 #include "shuangkou/core/game.h"
 #include "shuangkou/core/movegen.h"
@@ -28,17 +29,39 @@ struct RolloutTally {
   double win = 0, win_sq = 0;      // the win reward: +1 / -1 by team result, 0 for a draw
   double score = 0, score_sq = 0;  // the deal score
   double gain = 0, gain_sq = 0;    // score minus the first candidate's score in the same world
+  double lead = 0, lead_sq = 0;    // win minus the first candidate's win in the same world
   double rel = 0, rel_sq = 0;      // win minus the mean win of all candidates in the same world
 };
 
+// How a rollout ends. By default (no bot) the heuristic plays every seat to
+// the end of the deal. With a bot that rates its moves (Bot::values: the dmc
+// bot), the rollout is short: that bot plays every seat for `plies` actions
+// after the candidate, and the win is its value of the position then reached
+// (its best legal action's value, for the team to act; negated for the other
+// team; clipped to [-1, 1]), or the deal's result where the deal ended
+// sooner (or the bot rates nothing). The heuristic then finishes the deal
+// for the score (unless `finish` is false: the score is then 0, for callers
+// that compare the win). The bot's own stream is drawn from each world, the
+// same for every candidate.
+struct RolloutLeaf {
+  const Bot* bot = nullptr;
+  int plies = 0;
+  std::span<const Action> recent;  // the position's last actions, oldest first (the bot's observation)
+  bool finish = true;
+};
+// The most plies a leaf may take.
+inline constexpr int kMaxLeafPlies = 64;
+
 // Plays each of `plays` (legal in `s`; kPass where s.can_pass()) in `worlds`
-// worlds drawn from `rng`, each finished by the heuristic in every seat, and
-// adds each candidate's results into out[i] (out.size() >= plays.size()).
-// Returns the worlds played: fewer once `cancel` is set (checked before each
-// world). 1 <= plays.size() <= kMaxRolloutCandidates. Allocates nothing once a
+// worlds drawn from `rng`, each finished as `leaf` says (by default the
+// heuristic in every seat, to the end), and adds each candidate's results
+// into out[i] (out.size() >= plays.size()). Returns the worlds played: fewer
+// once `cancel` is set (checked before each world). 1 <= plays.size() <=
+// kMaxRolloutCandidates. Without a leaf bot it allocates nothing once a
 // thread has played a deal.
 int rollout_candidates(const Variant& v, const GameState& s, std::span<const Play> plays, int worlds,
-                       SplitMix64& rng, const CancelFlag* cancel, std::span<RolloutTally> out);
+                       SplitMix64& rng, const CancelFlag* cancel, std::span<RolloutTally> out,
+                       const RolloutLeaf& leaf = {});
 
 // The heuristic bot's play in `s` from its legal plays `moves` (canonical,
 // legal_moves()); `moves` is not empty.

@@ -1,0 +1,105 @@
+"""Round 2 of expert iteration in baibian (experiments/expert_baibian.md): the network in
+the loop. Short rollouts that the shipped network plays for a few actions and then
+values (docs/labels.md) label positions, and the same rollouts check the guided
+search's close choices (`dmc+search:N:PLIES`, docs/heuristic.md).
+
+    python experiments/leaf_round.py --stage search            # is the search on the network stronger?
+    python experiments/leaf_round.py --stage distill --model runs/distill_baibian_leaf/model.safetensors
+    python experiments/leaf_round.py --stage search --deals 100 --search-deals 20 --out /tmp/leaf
+
+--stage search plays the guided search with short rollouts of each --plies against the
+shipped one (heuristic rollouts to the end) and against `heuristic`, on --deals deals of
+seed 2 (neither eval-v1, seed 1 nor the labels' deals: the choice is made there), then
+the best of them on eval-v1 against `heuristic` (--deals) and the frozen reference
+`search` (--search-deals; 128 rollouts a decision, eval-v1's seed, this build).
+--stage distill plays a distilled network (with the shipped prior) against `heuristic`
+and the shipped `dmc` (--deals) and `search` (--search-deals) on eval-v1.
+Each interval treats a duplicate pair as one unit. Writes OUT/round2_STAGE.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import shuangkou as sk
+from expert_eval import pair
+
+VARIANT = "baibian"
+CHOICE_SEED = 2  # the deals the choice is made on
+
+
+def seeded_pair(agents: list, deals: int, threads: int) -> dict:
+    """One arena pair on deals 0..deals-1 of CHOICE_SEED: WP, ADP and their intervals."""
+    start = time.perf_counter()
+    r = sk.arena(VARIANT, agents=agents, deals=deals, seed=CHOICE_SEED, threads=threads)
+    p = r["pairs"][0]
+    keep = ("a", "b", "deals", "wp", "wp_ci", "adp", "adp_ci")
+    return {**{k: p[k] for k in keep if k in p}, "seconds": round(time.perf_counter() - start, 1)}
+
+
+def show(row: dict) -> None:
+    lo, hi = row["wp_ci"]
+    print(f"{row['a']} vs {row['b']}: {row['wp']:.3f} ({lo:.3f}-{hi:.3f}), {row['deals']} deals, {row['seconds']} s")
+
+
+def search_stage(args: argparse.Namespace) -> dict:
+    """The guided search with short rollouts, chosen on seed 2, measured on eval-v1."""
+    choice = []
+    for plies in args.plies:
+        bot = f"dmc+search:{args.rollouts}:{plies}"
+        for other in ("dmc+search", "heuristic"):
+            choice.append({"plies": plies, **seeded_pair([bot, other], args.deals, args.threads)})
+            show(choice[-1])
+    best = max(args.plies, key=lambda p: sum(r["wp"] for r in choice if r["plies"] == p))
+    bot = f"dmc+search:{args.rollouts}:{best}"
+    report = [
+        pair([bot, "heuristic"], args.deals, args.threads),
+        pair([bot, "search"], args.search_deals, args.threads),
+    ]
+    for row in report:
+        show(row)
+    return {"choice_seed": CHOICE_SEED, "choice": choice, "chosen": bot, "eval_v1": report}
+
+
+def distill_stage(args: argparse.Namespace) -> dict:
+    """A distilled network with the shipped prior, on eval-v1."""
+    bot = f"dmc:{args.model}"
+    rows = [
+        pair([bot, "heuristic"], args.deals, args.threads),
+        pair([bot, "dmc"], args.deals, args.threads),
+        pair([bot, "search"], args.search_deals, args.threads),
+    ]
+    for row in rows:
+        show(row)
+    return {"model": args.model, "eval_v1": rows}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--stage", choices=("search", "distill"), required=True)
+    parser.add_argument("--plies", type=int, nargs="+", default=[0, 4], help="short rollouts' plies to compare")
+    parser.add_argument("--rollouts", type=int, default=64, help="rollouts a searched decision (the shipped 64)")
+    parser.add_argument("--model", help="--stage distill: the distilled model file")
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--search-deals", type=int, default=1000)
+    parser.add_argument("--threads", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=Path("experiments/expert_baibian/round2"))
+    args = parser.parse_args()
+    if args.stage == "distill" and not args.model:
+        parser.error("--stage distill needs --model")
+    start = time.perf_counter()
+    result = search_stage(args) if args.stage == "search" else distill_stage(args)
+    result["minutes"] = round((time.perf_counter() - start) / 60, 1)
+    result["build"] = sk._core.ARCH
+    args.out.mkdir(parents=True, exist_ok=True)
+    path = args.out / f"round2_{args.stage}.json"
+    path.write_text(json.dumps(result, indent=1) + "\n")
+    print(f"wrote {path} ({result['minutes']} min)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
