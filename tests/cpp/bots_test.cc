@@ -8,6 +8,7 @@
 
 #include "shuangkou/bots/bot.h"
 #include "shuangkou/bots/hand_value.h"
+#include "shuangkou/bots/rollouts.h"
 #include "shuangkou/model/encode.h"
 #include "shuangkou/rl/selfplay.h"
 #include "test_util.h"
@@ -89,6 +90,42 @@ TEST(Bots, DmcPlaysLegallyAndReadsTheRecentActions) {
     }
   }
   EXPECT_GT(differ, 0);
+}
+
+TEST(Bots, DmcValuesAPositionByTheQOfItsPlayWithoutItsPrior) {
+  if (testing::register_shipped_models().empty()) GTEST_SKIP() << "no shipped model";
+  const BotPtr dmc = make_bot("dmc:" + testing::shipped_baibian_model());
+  const float prior = 0.05F;  // the shipped baibian file's heuristic_prior (docs/dmc_model.md)
+  const Variant v = preset("baibian");
+  int steered = 0;
+  for (int d = 0; d < 6; ++d) {
+    GameState s = GameState::deal(v, derive_seed(3, d));
+    MoveList moves;
+    SplitMix64 rng(1);
+    for (int k = 0; k < 40 && !s.is_over(); ++k) {
+      s.legal_moves(v, moves);
+      if (moves.empty()) {  // the pass alone
+        s.apply(v, kPass);
+        continue;
+      }
+      const Decision dec{v, s, {}, moves, rng, nullptr};
+      std::vector<float> q(static_cast<size_t>(moves.size() + (s.can_pass() ? 1 : 0)));
+      ASSERT_TRUE(dmc->values(dec, q));
+      const auto best = static_cast<int>(std::max_element(q.begin(), q.end()) - q.begin());
+      const Play play = best < moves.size() ? moves[best] : kPass;
+      const bool heuristics = play == heuristic_play(v, s, moves);
+      // values() carries the prior on the heuristic's play; the position's value does not.
+      EXPECT_NEAR(*dmc->position_value(dec), q[best] - (heuristics ? prior : 0.0F), 1e-6) << "deal " << d;
+      steered += heuristics;
+      s.apply(v, choose_action(*dmc, v, s, {}, moves, rng));
+    }
+  }
+  EXPECT_GT(steered, 0);
+  const GameState s = GameState::deal(v, 1);
+  MoveList moves;
+  s.legal_moves(v, moves);
+  SplitMix64 rng(1);
+  EXPECT_FALSE(make_bot("heuristic")->position_value(Decision{v, s, {}, moves, rng, nullptr}));
 }
 
 TEST(Bots, DeterministicGivenTheDealSeed) {

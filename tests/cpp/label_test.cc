@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <random>
 #include <set>
 
@@ -206,14 +207,16 @@ TEST(Label, BadOptionsAreRefusedNamingThem) {
   refused(o, "all_legal_up_to");
   o = options(1, 1);
   o.leaf = make_bot("heuristic");
-  refused(o, "leaf: bot 'heuristic' rates no moves");
+  refused(o, "leaf: bot 'heuristic' is no network");
+  o.leaf = make_guided_search_bot(o.guide, 8, "g+search:8");
+  refused(o, "leaf: bot 'g+search:8' is no network");
   o = options(1, 1);
   o.leaf = o.guide;
   o.leaf_plies = kMaxLeafPlies + 1;
   refused(o, "leaf_plies");
 }
 
-// A bot that rates every move `value` and plays its first legal play.
+// A bot that rates every move and position `value` and plays its first legal play.
 class ConstantBot final : public Bot {
  public:
   explicit ConstantBot(float value) : value_(value) {}
@@ -223,6 +226,7 @@ class ConstantBot final : public Bot {
     std::fill(out.begin(), out.end(), value_);
     return true;
   }
+  std::optional<float> position_value(const Decision& /*d*/) const override { return value_; }
 
  private:
   float value_;
@@ -247,8 +251,9 @@ TEST(Label, ShortRolloutsEndOnTheLeafBotsValueForTheTeamToAct) {
 }
 
 TEST(Label, ShortRolloutsValueTheWorldSeenByTheSeatToAct) {
-  // No plies: each candidate's win is minus the network's best value for the
-  // next seat in each world, its observation showing the candidate played.
+  // No plies: each candidate's win is minus the network's value of the
+  // position for the next seat in each world, its observation showing the
+  // candidate played.
   LabelOptions o = options(0, 1);
   o.leaf = o.guide;
   o.leaf_plies = 0;
@@ -270,9 +275,10 @@ TEST(Label, ShortRolloutsValueTheWorldSeenByTheSeatToAct) {
       x.apply(lead.v, p);
       x.legal_moves(lead.v, moves);
       const std::array<Action, 1> recent{{{lead.s.current_player(), p}}};
-      std::vector<float> q(static_cast<size_t>(moves.size() + (x.can_pass() ? 1 : 0)));
-      ASSERT_TRUE(o.leaf->values(Decision{lead.v, x, recent, moves, bot_rng, nullptr}, q));
-      win[i] -= std::clamp(*std::max_element(q.begin(), q.end()), -1.0F, 1.0F);
+      const std::optional<float> value =
+          o.leaf->position_value(Decision{lead.v, x, recent, moves, bot_rng, nullptr});
+      ASSERT_TRUE(value.has_value());
+      win[i] -= std::clamp(*value, -1.0F, 1.0F);
     }
   }
   std::set<float> distinct;

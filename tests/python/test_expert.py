@@ -71,8 +71,8 @@ def test_short_rollouts_on_the_network_label_the_same_decisions_the_same_whateve
     two = label(tiny_labels(leaf="dmc", leaf_plies=2, shards=2, threads=2), tmp_path / "two", progress=False)
     assert [s["sha256"] for s in one["shards"]] == [s["sha256"] for s in two["shards"]]
     full, short = read_labels(labelled, [0, 1]), read_labels(tmp_path / "one")
-    # The same positions and candidates (the leaf draws from streams of its own), other values:
-    # the network's, in [-1, 1] and not only the deals' results.
+    # The same positions and candidates (the labelling stream is the same; the leaf's streams
+    # come from the worlds' stream), other values: the network's, in [-1, 1], not only results.
     assert np.array_equal(full.obs, short.obs) and np.array_equal(full.action, short.action)
     assert not np.array_equal(full.win, short.win)
     assert (np.abs(short.win) <= 1).all() and not np.isin(short.win, [-1.0, 0.0, 1.0]).all()
@@ -100,6 +100,7 @@ def test_a_run_made_before_a_setting_existed_resumes_with_its_default(labelled, 
         ({"guide": "heuristic"}, "guide must rate its moves"),
         ({"leaf": "heuristic"}, "leaf must rate its moves"),
         ({"leaf": "dmc", "leaf_plies": 65}, "leaf_plies: must be an integer 0..64"),
+        ({"leaf": "dmc+search"}, "leaf must be a network (dmc or dmc:PATH), not a search"),
         ({"all_legal_up_to": 20}, "all_legal_up_to (20) must be <= max_candidates"),
         ({"variant": "nowhere"}, "variant:"),
         ({"label_prob": 0}, "label_prob: must be a number in (0, 1]"),

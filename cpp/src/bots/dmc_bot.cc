@@ -67,6 +67,22 @@ Play dmc_action(const QNet& net, float prior, const Variant& v, const GameState&
   return best < moves.size() ? moves[best] : kPass;
 }
 
+// The network's value of `s` for the team to act: the Q, without the prior,
+// of the action dmc_action plays (chosen with it).
+float dmc_position_value(const QNet& net, float prior, const Variant& v, const GameState& s,
+                         std::span<const Action> recent, const MoveList& moves) {
+  thread_local std::vector<float> q, steered;  // grown once, then reused
+  const auto n = static_cast<size_t>(moves.size() + (s.can_pass() ? 1 : 0));
+  q.resize(n);
+  dmc_values(net, 0, v, s, recent, moves, q);
+  steered = q;
+  if (prior > 0) add_prior(prior, v, s, moves, steered);
+  size_t best = 0;
+  for (size_t i = 1; i < n; ++i)
+    if (steered[i] > steered[best]) best = i;
+  return q[best];
+}
+
 // One shipped network and the rule set it plays.
 struct ShippedNet {
   std::string preset;
@@ -170,6 +186,10 @@ class DmcBot final : public Bot {
   bool values(const Decision& d, std::span<float> out) const override {
     dmc_values(net_for(d.variant), prior_for(d.variant), d.variant, d.state, d.recent, d.moves, out);
     return true;
+  }
+  std::optional<float> position_value(const Decision& d) const override {
+    return dmc_position_value(net_for(d.variant), prior_for(d.variant), d.variant, d.state, d.recent,
+                              d.moves);
   }
   void check_variant(const Variant& v) const override {
     if (net_) return check_trained(v);

@@ -38,6 +38,14 @@ static_assert(kCandidates <= kMaxCompared);  // (compare_by_rollouts' limit)
 constexpr float kTriggerGap = 0.04F;
 constexpr float kCandidateGap = 0.15F;
 
+// A whole number lo..hi from `text`, or nullopt.
+std::optional<int> whole(std::string_view text, int lo, int hi) {
+  int n = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size() || n < lo || n > hi) return std::nullopt;
+  return n;
+}
+
 class GuidedSearchBot final : public Bot {
  public:
   GuidedSearchBot(BotPtr guide, int rollouts, std::string label, int leaf_plies)
@@ -83,6 +91,7 @@ class GuidedSearchBot final : public Bot {
   std::string label() const override { return label_; }
   bool slow() const override { return rollouts_ > 0; }
   bool values(const Decision& d, std::span<float> out) const override { return guide_->values(d, out); }
+  std::optional<float> position_value(const Decision& d) const override { return guide_->position_value(d); }
   void check_variant(const Variant& v) const override { guide_->check_variant(v); }
   std::optional<float> search_gap(const Variant& v) const override { return guide_->search_gap(v); }
   std::vector<std::pair<std::string, uint64_t>> counters() const override {
@@ -101,14 +110,6 @@ class GuidedSearchBot final : public Bot {
 };
 
 }  // namespace
-
-// A whole number lo..hi from `text`, or nullopt.
-std::optional<int> whole(std::string_view text, int lo, int hi) {
-  int n = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-  if (ec != std::errc() || end != text.data() + text.size() || n < lo || n > hi) return std::nullopt;
-  return n;
-}
 
 // "<guide_name>+search[:ROLLOUTS[:PLIES]]" on `guide` (registry.cc parses the name).
 BotPtr make_guided_search_bot(BotPtr guide, std::string_view guide_name, std::string_view arg) {

@@ -66,39 +66,38 @@ GameState rollout(const Variant& v, GameState x, MoveList& scratch) {
 
 namespace {
 
-// The value of `x` for `seat` by the leaf bot (RolloutLeaf): its best legal
-// action's value for the team to act, negated for the other team (nullopt:
-// the bot rates nothing).
+// The value of `x` for `seat` by the leaf bot (RolloutLeaf): its
+// position_value for the team to act, negated for the other team (nullopt:
+// the bot values no positions).
 std::optional<double> leaf_value(const Variant& v, const GameState& x, int seat, const RolloutLeaf& leaf,
-                                 std::span<const Action> recent, MoveList& scratch, SplitMix64& rng,
+                                 std::span<const Action> recent, MoveList& moves, SplitMix64& rng,
                                  const CancelFlag* cancel) {
-  x.legal_moves(v, scratch);
-  thread_local std::vector<float> q;
-  q.resize(static_cast<size_t>(scratch.size() + (x.can_pass() ? 1 : 0)));
-  const Decision d{v, x, recent, scratch, rng, cancel};
-  if (!leaf.bot->values(d, q)) return std::nullopt;
-  const double best = std::clamp(static_cast<double>(*std::max_element(q.begin(), q.end())), -1.0, 1.0);
-  return team_of(x.current_player()) == team_of(seat) ? best : -best;
+  x.legal_moves(v, moves);
+  const std::optional<float> value = leaf.bot->position_value(Decision{v, x, recent, moves, rng, cancel});
+  if (!value) return std::nullopt;
+  const double clipped = std::clamp(static_cast<double>(*value), -1.0, 1.0);
+  return team_of(x.current_player()) == team_of(seat) ? clipped : -clipped;
 }
 
 // A short rollout (RolloutLeaf) of `x`, the candidate just played: the leaf
 // bot plays leaf.plies actions, then values the position. Returns the win for
-// `seat` (the deal's where it ended within the plies or the bot rates nothing)
-// and its deal score, the heuristic finishing the deal (0 unless leaf.finish).
+// `seat` (the deal's where it ended within the plies or the bot values no
+// positions) and its deal score, the heuristic finishing the deal (0 unless
+// leaf.finish).
 std::pair<double, double> short_rollout(const Variant& v, GameState x, int seat, const RolloutLeaf& leaf,
                                         RecentActions recent, uint64_t bot_seed, const CancelFlag* cancel,
                                         MoveList& scratch) {
   SplitMix64 rng(bot_seed);
+  MoveList moves;  // the bot's own (scratch is the caller's)
   for (int p = 0; p < leaf.plies && !x.is_over(); ++p) {
-    x.legal_moves(v, scratch);
+    x.legal_moves(v, moves);
     const int actor = x.current_player();
-    const Play a =
-        scratch.empty() ? kPass : leaf.bot->step(Decision{v, x, recent.view(), scratch, rng, cancel});
+    const Play a = moves.empty() ? kPass : leaf.bot->step(Decision{v, x, recent.view(), moves, rng, cancel});
     x.apply_legal(v, a);
     recent.push(actor, a);
   }
   const std::optional<double> value =
-      x.is_over() ? std::nullopt : leaf_value(v, x, seat, leaf, recent.view(), scratch, rng, cancel);
+      x.is_over() ? std::nullopt : leaf_value(v, x, seat, leaf, recent.view(), moves, rng, cancel);
   if (value && !leaf.finish) return {*value, 0.0};
   const GameState end = rollout(v, x, scratch);
   return {value ? *value : deal_reward(RewardMode::kWin, end, v, seat),

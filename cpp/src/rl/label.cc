@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "shuangkou/bots/rollouts.h"
+#include "shuangkou/core/clip.h"
 #include "shuangkou/model/encode.h"
 #include "shuangkou/rl/deal.h"
 #include "shuangkou/rl/threads.h"
@@ -46,14 +47,13 @@ struct Candidates {
 
 double uniform01(SplitMix64& rng) { return static_cast<double>(rng.next() >> 11) * 0x1.0p-53; }
 
-// Whether `bot` rates its moves (Bot::values), asked at a deal's first decision.
-bool rates_moves(const Bot& bot, const Variant& v) {
+// Whether `bot` values positions (Bot::position_value), asked at a deal's first decision.
+bool values_positions(const Bot& bot, const Variant& v) {
   const GameState s = GameState::deal(v, 0);
   MoveList moves;
   s.legal_moves(v, moves);
   SplitMix64 rng(0);
-  std::vector<float> q(static_cast<size_t>(moves.size() + (s.can_pass() ? 1 : 0)));
-  return bot.values(Decision{v, s, {}, moves, rng, nullptr}, q);
+  return bot.position_value(Decision{v, s, {}, moves, rng, nullptr}).has_value();
 }
 
 void check_options(const LabelOptions& o) {
@@ -80,8 +80,9 @@ void check_options(const LabelOptions& o) {
     if (b) b->check_variant(o.rules.variant());
   if (o.leaf_plies < 0 || o.leaf_plies > kMaxLeafPlies)
     bad("leaf_plies must lie in 0.." + std::to_string(kMaxLeafPlies));
-  if (o.leaf && !rates_moves(*o.leaf, o.rules.variant()))
-    bad("leaf: bot '" + o.leaf->label() + "' rates no moves (a leaf needs values: a dmc bot)");
+  if (o.leaf && (o.leaf->slow() || !values_positions(*o.leaf, o.rules.variant())))
+    bad("leaf: bot '" + clip(o.leaf->label(), 80) +
+        "' is no network (a leaf plays a few actions and values the position: dmc or dmc:PATH)");
 }
 
 // The index of the highest of the first n values of `q` (ties: the lower), or

@@ -106,7 +106,9 @@ class LabelConfig:
         for setting in ("guide", "probe", "leaf"):
             name = getattr(self, setting)
             if name != "none":
-                _bot(name, rules, f"{where}: {setting}")
+                bot = _bot(name, rules, f"{where}: {setting}")
+                if setting == "leaf" and bot.slow:
+                    raise ValueError(f"{where}: leaf must be a network (dmc or dmc:PATH), not a search: {shown(name)}")
                 _bot(f"{name}+search:0", rules, f"{where}: {setting} must rate its moves (dmc or dmc:PATH)")
         return rules
 

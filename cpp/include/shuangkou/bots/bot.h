@@ -67,6 +67,15 @@ class Bot {
     (void)out;
     return false;
   }
+  // The bot's estimate of the position's value for the team to act, in the
+  // units of its values (a network's Q of the win reward): the value of the
+  // action it would play, without any prior that only steers its choice (a
+  // dmc bot's heuristic_prior). Short rollouts end on it (rollouts.h).
+  // nullopt: the bot has none.
+  virtual std::optional<float> position_value(const Decision& d) const {
+    (void)d;
+    return std::nullopt;
+  }
   // Where a guided search on this bot ("NAME+search") should search, in rule
   // set `v`: when its two best values lie closer than this. Bots whose values
   // carry their own scale say so (a network's model file may hold its

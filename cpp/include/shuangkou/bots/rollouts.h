@@ -34,15 +34,16 @@ struct RolloutTally {
 };
 
 // How a rollout ends. By default (no bot) the heuristic plays every seat to
-// the end of the deal. With a bot that rates its moves (Bot::values: the dmc
-// bot), the rollout is short: that bot plays every seat for `plies` actions
-// after the candidate, and the win is its value of the position then reached
-// (its best legal action's value, for the team to act; negated for the other
-// team; clipped to [-1, 1]), or the deal's result where the deal ended
-// sooner (or the bot rates nothing). The heuristic then finishes the deal
-// for the score (unless `finish` is false: the score is then 0, for callers
-// that compare the win). The bot's own stream is drawn from each world, the
-// same for every candidate.
+// the end of the deal. With a bot that values positions (Bot::position_value:
+// the dmc bot, its network's Q of the play it makes, without its prior), the
+// rollout is short: that bot plays every seat for `plies` actions after the
+// candidate, and the win is its value of the position then reached, for the
+// team to act (negated for the other team; clipped to [-1, 1]), or the deal's
+// result where the deal ended sooner (or the bot values no positions). The
+// heuristic then finishes the deal for the score (unless `finish` is false:
+// the score is then 0, for callers that compare the win). The bot's own
+// stream is drawn from each world's stream, the same for every candidate.
+// The bot must not search (a slow bot): the labeller refuses one.
 struct RolloutLeaf {
   const Bot* bot = nullptr;
   int plies = 0;

@@ -55,9 +55,10 @@ struct LabelOptions {
   int guide_top = 4;
   BotPtr probe;            // optional: a bot that rates its moves; where its best lies is recorded
   bool with_state = true;  // also write the full-information state (encode_state)
-  // Optional: a bot that rates its moves ends every rollout (RolloutLeaf,
-  // rollouts.h): it plays leaf_plies actions after the candidate, then its
-  // value of the position is the win. None: the heuristic plays to the end.
+  // Optional: a network (a bot that values positions and does not search)
+  // ends every rollout (RolloutLeaf, rollouts.h): it plays leaf_plies actions
+  // after the candidate, then its value of the position is the win. None: the
+  // heuristic plays to the end.
   BotPtr leaf;
   int leaf_plies = 4;
   // The worlds' stream of a deal is salted with this: another salt scores the
