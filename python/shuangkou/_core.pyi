@@ -487,8 +487,8 @@ def bot_registry() -> list[_BotRow]:
     """The built-in bots, one dict a row, in the order help texts list them."""
 
 GUIDED_SEARCH: dict[str, str | int]
-"""The guided search "NAME+search[:ROLLOUTS]" on a bot that guides_search: suffix,
-argument_name, default, max, description."""
+"""The guided search "NAME+search[:ROLLOUTS[:PLIES]]" on a bot that guides_search: suffix,
+argument_name, default, max, description (PLIES: short rollouts, docs/heuristic.md)."""
 
 def bot_names() -> list[str]: ...
 def bot_label(name: str | Bot) -> str:

@@ -5,8 +5,10 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "shuangkou/bots/bot.h"
@@ -35,6 +37,10 @@ int compare_by_rollouts(const Variant& v, const GameState& s, std::span<const Pl
 
 // The play of `moves` that empties the hand, if any (nullptr otherwise).
 const Play* going_out(const GameState& s, const MoveList& moves);
+
+// The whole number lo..hi that `text` spells (digits alone), or nullopt: a
+// bot name's argument.
+std::optional<int> whole_number(std::string_view text, int lo, int hi);
 // The weakest bomb of `moves` (nullptr if none).
 const Play* weakest_bomb(const MoveList& moves);
 // A lead: the non-bomb play holding the lowest card, the longest such; only

@@ -1,8 +1,17 @@
 // What the bots share: a few plays picked from the legal ones
 // (bots_internal.h).
+#include <charconv>
+
 #include "bots_internal.h"
 
 namespace shuangkou::detail {
+
+std::optional<int> whole_number(std::string_view text, int lo, int hi) {
+  int n = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || end != text.data() + text.size() || n < lo || n > hi) return std::nullopt;
+  return n;
+}
 
 const Play* going_out(const GameState& s, const MoveList& moves) {
   const int left = s.hand(s.current_player()).size();

@@ -15,7 +15,6 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <charconv>
 #include <numeric>
 #include <optional>
 #include <stdexcept>
@@ -37,14 +36,6 @@ static_assert(kCandidates <= kMaxCompared);  // (compare_by_rollouts' limit)
 // in [-1, 1]).
 constexpr float kTriggerGap = 0.04F;
 constexpr float kCandidateGap = 0.15F;
-
-// A whole number lo..hi from `text`, or nullopt.
-std::optional<int> whole(std::string_view text, int lo, int hi) {
-  int n = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-  if (ec != std::errc() || end != text.data() + text.size() || n < lo || n > hi) return std::nullopt;
-  return n;
-}
 
 class GuidedSearchBot final : public Bot {
  public:
@@ -118,11 +109,12 @@ BotPtr make_guided_search_bot(BotPtr guide, std::string_view guide_name, std::st
   const std::string_view budget = arg.substr(0, colon);
   const std::string_view plies = colon == std::string_view::npos ? std::string_view() : arg.substr(colon + 1);
   const std::string name = clip(guide_name, 60) + "+search:" + clip(arg, 60);
-  const std::optional<int> n = arg.empty() ? kDefaultGuidedRollouts : whole(budget, 0, kMaxRollouts);
+  const std::optional<int> n = arg.empty() ? kDefaultGuidedRollouts : whole_number(budget, 0, kMaxRollouts);
   if (!n)
     throw std::invalid_argument("bot '" + name +
                                 "': the budget after '+search:' is rollouts a searched decision, " + kRange);
-  const std::optional<int> leaf = colon == std::string_view::npos ? -1 : whole(plies, 0, kMaxLeafPlies);
+  const std::optional<int> leaf =
+      colon == std::string_view::npos ? -1 : whole_number(plies, 0, kMaxLeafPlies);
   if (!leaf)
     throw std::invalid_argument(
         "bot '" + name + "': the PLIES after '+search:ROLLOUTS:' are the guide's actions " +

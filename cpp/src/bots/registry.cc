@@ -51,7 +51,7 @@ namespace {
 
 constexpr std::string_view kSearchSuffix = "+search";
 
-// "BOT+search[:ROLLOUTS]": the guided search on the bot BOT names.
+// "BOT+search[:ROLLOUTS[:PLIES]]": the guided search on the bot BOT names.
 BotPtr make_guided(std::string_view name, size_t plus) {
   const std::string_view guide_name = name.substr(0, plus);
   std::string_view arg = name.substr(plus + kSearchSuffix.size());
@@ -82,7 +82,7 @@ BotPtr make_guided(std::string_view name, size_t plus) {
 }  // namespace
 
 BotPtr make_bot(std::string_view name) {
-  // "...+search" or "...+search:N" (the last "+search" in the name).
+  // "...+search", "...+search:N" or "...+search:N:PLIES" (the last "+search" in the name).
   if (const size_t plus = name.rfind(kSearchSuffix); plus != std::string_view::npos) {
     const std::string_view after = name.substr(plus + kSearchSuffix.size());
     if (after.empty() || after.front() == ':') return make_guided(name, plus);

@@ -8,7 +8,6 @@
 // differences are measured with less noise.
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cmath>
 #include <optional>
 #include <stdexcept>
@@ -224,11 +223,12 @@ class SearchBot final : public Bot {
 BotPtr make_search_bot(std::string_view arg) {
   int n = 0;
   if (!arg.empty()) {
-    const auto [end, ec] = std::from_chars(arg.data(), arg.data() + arg.size(), n);
-    if (ec != std::errc() || end != arg.data() + arg.size() || n < 1 || n > kMaxRollouts)
+    const std::optional<int> given = whole_number(arg, 1, kMaxRollouts);
+    if (!given)
       throw std::invalid_argument("bot 'search:" + clip(arg, 60) +
                                   "': the budget after 'search:' is rollouts a decision, an integer 1.." +
                                   std::to_string(kMaxRollouts));
+    n = *given;
   }
   return std::make_shared<const SearchBot>(n);
 }
