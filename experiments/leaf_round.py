@@ -5,6 +5,7 @@ search's close choices (`dmc+search:N:PLIES`, docs/heuristic.md).
 
     python experiments/leaf_round.py --stage search            # is the search on the network stronger?
     python experiments/leaf_round.py --stage distill --model runs/distill_baibian_leaf/model.safetensors
+    python experiments/leaf_round.py --stage labels            # what the two kinds of labels prefer
     python experiments/leaf_round.py --stage search --deals 100 --search-deals 20 --out /tmp/leaf
 
 --stage search plays the guided search with short rollouts of each --plies against the
@@ -14,6 +15,12 @@ the best of them on eval-v1 against `heuristic` (--deals) and the frozen referen
 `search` (--search-deals; 128 rollouts a decision, eval-v1's seed, this build).
 --stage distill plays a distilled network (with the shipped prior) against `heuristic`
 and the shipped `dmc` (--deals) and `search` (--search-deals) on eval-v1.
+--stage labels compares what the short rollouts' labels and the heuristic's full rollouts
+prefer on the same decisions' same candidates (the held-out shards: runs/labels_baibian_leaf
+and runs/labels_baibian_leaf_full, configs/expert/label_baibian_leaf_full.yaml): the mean
+relative value of a bomb, of the pass and of the other plays, and how often each is the
+best-labelled; and the shipped network's held-out regret and agreement on the short
+rollouts' labels (configs/expert/distill_baibian_leaf.yaml).
 Each interval treats a duplicate pair as one unit. Writes OUT/round2_STAGE.json.
 """
 
@@ -29,6 +36,7 @@ from expert_eval import pair
 
 VARIANT = "baibian"
 CHOICE_SEED = 2  # the deals the choice is made on
+FIRST_BOMB_KIND = 6  # the move features' kind one-hot in Kind's order (core/pattern.h): bomb and after
 
 
 def seeded_pair(agents: list, deals: int, threads: int) -> dict:
@@ -77,9 +85,55 @@ def distill_stage(args: argparse.Namespace) -> dict:
     return {"model": args.model, "eval_v1": rows}
 
 
+def label_preferences(folder: str, shards: list[int] | None = None) -> dict:
+    """The mean relative value (adv) of the bombs, the pass and the other candidates of a
+    labelling run's `shards`, and how often each is the best-labelled where it is a candidate."""
+    import numpy as np
+    from shuangkou.expert.labels import read_labels
+
+    labels = read_labels(folder, shards)
+    slices = sk._core.Rules(VARIANT).move_feature_slices
+    passes = labels.move[:, slices["is_pass"]].ravel() > 0.5
+    bombs = ~passes & (np.argmax(labels.move[:, slices["kind"]], axis=1) >= FIRST_BOMB_KIND)
+    starts = labels.offset[:-1]
+    best = np.array([lo + int(np.argmax(labels.adv[lo:hi])) for lo, hi in zip(starts, labels.offset[1:])])
+    out = {"folder": folder, "decisions": len(starts), "mean_adv_se": float(labels.adv_se.mean())}
+    for name, rows in (("bomb", bombs), ("pass", passes), ("other", ~bombs & ~passes)):
+        present = np.add.reduceat(rows.astype(np.int64), starts) > 0
+        out[name] = {
+            "mean_adv": float(labels.adv[rows].mean()),
+            "best_where_candidate": float(rows[best][present].mean()),
+        }
+    return out
+
+
+def labels_stage(args: argparse.Namespace) -> dict:
+    """What the short rollouts' labels prefer beside the heuristic's full rollouts, and the
+    shipped network's held-out figures on the former."""
+    import torch
+    from shuangkou.dmc.distill import LabelData, holdout_scores
+    from shuangkou.dmc.net import QNetwork
+    from shuangkou.dmc.train_config import TrainConfig
+
+    config = TrainConfig.from_yaml("configs/expert/distill_baibian_leaf.yaml")
+    data = LabelData(config.distill, torch.device("cpu"))
+    shipped = QNetwork.load("python/shuangkou/models/dmc_baibian.safetensors")
+    held = list(range(config.distill.holdout_shards))
+    scores = holdout_scores(shipped, data.holdout, data.fresh, config.distill)
+    result = {
+        "short": label_preferences("runs/labels_baibian_leaf", held),
+        "full": label_preferences("runs/labels_baibian_leaf_full"),
+        "shipped_holdout": {
+            k: None if isinstance(v, float) and v != v else v for k, v in scores.items()
+        },  # (NaN: none)
+    }
+    print(json.dumps(result, indent=1))
+    return result
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--stage", choices=("search", "distill"), required=True)
+    parser.add_argument("--stage", choices=("search", "distill", "labels"), required=True)
     parser.add_argument("--plies", type=int, nargs="+", default=[0, 4], help="short rollouts' plies to compare")
     parser.add_argument("--rollouts", type=int, default=64, help="rollouts a searched decision (the shipped 64)")
     parser.add_argument("--model", help="--stage distill: the distilled model file")
@@ -91,7 +145,8 @@ def main() -> int:
     if args.stage == "distill" and not args.model:
         parser.error("--stage distill needs --model")
     start = time.perf_counter()
-    result = search_stage(args) if args.stage == "search" else distill_stage(args)
+    stages = {"search": search_stage, "distill": distill_stage, "labels": labels_stage}
+    result = stages[args.stage](args)
     result["minutes"] = round((time.perf_counter() - start) / 60, 1)
     result["build"] = sk._core.ARCH
     args.out.mkdir(parents=True, exist_ok=True)
