@@ -89,9 +89,8 @@ std::pair<double, double> short_rollout(const Variant& v, GameState x, int seat,
   SplitMix64 rng(bot_seed);
   MoveList moves;  // the bot's own (scratch is the caller's)
   for (int p = 0; p < leaf.plies && !x.is_over(); ++p) {
-    x.legal_moves(v, moves);
     const int actor = x.current_player();
-    const Play a = moves.empty() ? kPass : leaf.bot->step(Decision{v, x, recent.view(), moves, rng, cancel});
+    const Play a = choose_action(*leaf.bot, v, x, recent.view(), moves, rng, cancel);
     x.apply_legal(v, a);
     recent.push(actor, a);
   }
