@@ -32,10 +32,12 @@ from shuangkou import _core
 VARIANT = "baibian"
 
 
-def pair(agents: list, deals: int, threads: int, variant: str = VARIANT) -> dict:
-    """One arena pair on the first `deals` of eval-v1: WP, ADP and their intervals."""
+def pair(agents: list, deals: int, threads: int, variant: str = VARIANT, seed: int | None = None) -> dict:
+    """One arena pair on the first `deals` of eval-v1 (or, given a seed, deals 0..deals-1
+    of that seed): WP, ADP and their intervals."""
     start = time.perf_counter()
-    r = sk.arena(variant, agents=agents, deals=f"eval-v1:{deals}", threads=threads)
+    which = {"deals": f"eval-v1:{deals}"} if seed is None else {"deals": deals, "seed": seed}
+    r = sk.arena(variant, agents=agents, threads=threads, **which)
     p = r["pairs"][0]
     keep = ("a", "b", "deals", "wp", "wp_ci", "adp", "adp_ci")
     return {**{k: p[k] for k in keep if k in p}, "seconds": round(time.perf_counter() - start, 1)}

@@ -6,6 +6,7 @@ search's close choices (`dmc+search:N:PLIES`, docs/heuristic.md).
     python experiments/leaf_round.py --stage search            # is the search on the network stronger?
     python experiments/leaf_round.py --stage distill --model runs/distill_baibian_leaf/model.safetensors
     python experiments/leaf_round.py --stage labels            # what the two kinds of labels prefer
+    python experiments/leaf_round.py --stage baseline          # the shipped dmc on the distillation's deals
     python experiments/leaf_round.py --stage search --deals 100 --search-deals 20 --out /tmp/leaf
 
 --stage search plays the guided search with short rollouts of each --plies against the
@@ -21,6 +22,8 @@ and runs/labels_baibian_leaf_full, configs/expert/label_baibian_leaf_full.yaml):
 relative value of a bomb, of the pass and of the other plays, and how often each is the
 best-labelled; and the shipped network's held-out regret and agreement on the short
 rollouts' labels (configs/expert/distill_baibian_leaf.yaml).
+--stage baseline plays the shipped `dmc` against `heuristic` on the first --deals deals of
+seed 1, those the distillation runs' evaluations play.
 Each interval treats a duplicate pair as one unit. Writes OUT/round2_STAGE.json.
 """
 
@@ -36,16 +39,8 @@ from expert_eval import pair
 
 VARIANT = "baibian"
 CHOICE_SEED = 2  # the deals the choice is made on
+DISTILL_EVAL_SEED = 1  # the deals a distillation run's evaluations play (configs/expert/distill_*.yaml)
 FIRST_BOMB_KIND = 6  # the move features' kind one-hot in Kind's order (core/pattern.h): bomb and after
-
-
-def seeded_pair(agents: list, deals: int, threads: int) -> dict:
-    """One arena pair on deals 0..deals-1 of CHOICE_SEED: WP, ADP and their intervals."""
-    start = time.perf_counter()
-    r = sk.arena(VARIANT, agents=agents, deals=deals, seed=CHOICE_SEED, threads=threads)
-    p = r["pairs"][0]
-    keep = ("a", "b", "deals", "wp", "wp_ci", "adp", "adp_ci")
-    return {**{k: p[k] for k in keep if k in p}, "seconds": round(time.perf_counter() - start, 1)}
 
 
 def show(row: dict) -> None:
@@ -59,7 +54,7 @@ def search_stage(args: argparse.Namespace) -> dict:
     for plies in args.plies:
         bot = f"dmc+search:{args.rollouts}:{plies}"
         for other in ("dmc+search", "heuristic"):
-            choice.append({"plies": plies, **seeded_pair([bot, other], args.deals, args.threads)})
+            choice.append({"plies": plies, **pair([bot, other], args.deals, args.threads, seed=CHOICE_SEED)})
             show(choice[-1])
     best = max(args.plies, key=lambda p: sum(r["wp"] for r in choice if r["plies"] == p))
     bot = f"dmc+search:{args.rollouts}:{best}"
@@ -70,6 +65,14 @@ def search_stage(args: argparse.Namespace) -> dict:
     for row in report:
         show(row)
     return {"choice_seed": CHOICE_SEED, "choice": choice, "chosen": bot, "eval_v1": report}
+
+
+def baseline_stage(args: argparse.Namespace) -> dict:
+    """The shipped `dmc` against `heuristic` on the seed-1 deals that the distillation
+    runs' own evaluations play (their --deals first), the start their figures compare with."""
+    row = pair(["dmc", "heuristic"], args.deals, args.threads, seed=DISTILL_EVAL_SEED)
+    show(row)
+    return {"seed": DISTILL_EVAL_SEED, "pairs": [row]}
 
 
 def distill_stage(args: argparse.Namespace) -> dict:
@@ -133,7 +136,7 @@ def labels_stage(args: argparse.Namespace) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--stage", choices=("search", "distill", "labels"), required=True)
+    parser.add_argument("--stage", choices=("search", "distill", "labels", "baseline"), required=True)
     parser.add_argument("--plies", type=int, nargs="+", default=[0, 4], help="short rollouts' plies to compare")
     parser.add_argument("--rollouts", type=int, default=64, help="rollouts a searched decision (the shipped 64)")
     parser.add_argument("--model", help="--stage distill: the distilled model file")
@@ -145,7 +148,7 @@ def main() -> int:
     if args.stage == "distill" and not args.model:
         parser.error("--stage distill needs --model")
     start = time.perf_counter()
-    stages = {"search": search_stage, "distill": distill_stage, "labels": labels_stage}
+    stages = {"search": search_stage, "distill": distill_stage, "labels": labels_stage, "baseline": baseline_stage}
     result = stages[args.stage](args)
     result["minutes"] = round((time.perf_counter() - start) / 60, 1)
     result["build"] = sk._core.ARCH
