@@ -274,6 +274,33 @@ def test_a_share_of_deals_against_a_past_snapshot_splits_the_envs():
         TrainConfig.from_dict({"average_last": 65})
 
 
+def test_a_second_opponent_gets_its_share_of_the_deals_and_plays_them():
+    from shuangkou.dmc.sources import LocalActors
+
+    settings = {"opponent": "heuristic", "opponent_share": 0.5, "snapshot_share": 0.25, "num_envs": 64}
+    config = TrainConfig.from_dict({**settings, "second_opponent": "random", "second_opponent_share": 0.25})
+    assert config.groups() == [("heuristic", 32, 0.5), ("snapshot", 16, 0.25), ("random", 16, 0.25)]
+    assert TrainConfig.from_dict(settings).groups()[:3] == [
+        (None, 16, 0.25),
+        ("heuristic", 32, 0.5),
+        ("snapshot", 16, 0.25),
+    ]
+    # Its deals are played: the learning seats (0 and 2, the heuristic choosing for them) against `random`.
+    taught = {"teacher": "heuristic", "teacher_start": 1.0, "teacher_updates": 10, "collect": 4096}
+    config = TrainConfig.from_dict(
+        {**vars_of(SMOKE), **taught, "second_opponent": "random", "second_opponent_share": 0.25}
+    )
+    actors = LocalActors(config, sk._core.Rules("baibian"), QNetwork(sk._core.observation_size(), 44, (64, 32)), 0, 0)
+    against_random = actors.groups[2][0].collect(actors.groups[2][1])
+    assert set(np.unique(against_random["seat"]).tolist()) == {0, 2}
+    assert against_random["target"].mean() > 0.8  # the heuristic beats random
+    for name, wrong in (("second_opponent_share", 0.75), ("second_opponent", "none"), ("second_opponent", "os:getcwd")):
+        with pytest.raises(ValueError, match="second_opponent"):
+            TrainConfig.from_dict({**settings, "second_opponent": "random", "second_opponent_share": 0.25, name: wrong})
+    with pytest.raises(ValueError, match="second_opponent and second_opponent_share go together"):
+        TrainConfig.from_dict({"second_opponent_share": 0.25})
+
+
 def test_a_run_that_max_minutes_stops_averages_its_last_models_too(tmp_path):
     settings = {**vars_of(SMOKE), "updates": 10, "eval_every": 1, "log_every": 1, "eval_deals": 4}
     settings |= {"average_last": 2, "max_minutes": 1e-9}  # (stops after each update)

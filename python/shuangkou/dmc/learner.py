@@ -9,7 +9,8 @@ deal's final reward for the deciding seat. A share `opponent_share` of the deals
 played by the learning team (seats 0 and 2) against `opponent`, a built-in bot; the rest
 is self-play, every seat learning, except a share `snapshot_share` played against a past
 snapshot of the network (seats 1 and 3 play it greedily; it is taken afresh every
-`snapshot_every` updates, and at the start of a run or a resume). Early on a `teacher`
+`snapshot_every` updates, and at the start of a run or a resume) and a share
+`second_opponent_share` played against `second_opponent`, another bot. Early on a `teacher`
 bot may choose a share of the learning seats' moves, from `teacher_start` falling linearly to 0 at `teacher_updates`
 (a warm start: the network first learns the values of the teacher's play, then improves
 on it). The decisions go into a replay buffer of the `replay` latest ones (0: none) and

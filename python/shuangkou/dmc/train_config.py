@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 
 # The opponent of the actor group that plays a past snapshot of the network.
 SNAPSHOT = "snapshot"
+# The shares of the deals given to the groups that play an opponent (the rest is self-play).
+SHARES = ("opponent_share", "snapshot_share", "second_opponent_share")
 
 # Settings a resume may change (the rest must match the checkpoint's config).
 RESUME_MAY_CHANGE = (
@@ -64,7 +66,7 @@ MIN_GROUP_ENVS = 8  # the fewest deals an actor group plays side by side (on one
 # way (about 300 KB measured for baibian, rounded up).
 ENV_BYTES = 1 << 19
 # The settings that name a built-in bot, and the value of each that names none.
-_BOTS = (("opponent", "self"), ("teacher", "none"), ("eval_opponent", None))
+_BOTS = (("opponent", "self"), ("second_opponent", "none"), ("teacher", "none"), ("eval_opponent", None))
 _EXPECTED = "expected a mapping of training settings, one 'name: value' per line (configs/train/*.yaml)"
 _INTS = {  # name -> (least, most)
     "num_envs": (1, MAX_ENVS),
@@ -224,6 +226,8 @@ class TrainConfig:
     opponent_share: float = 0.0  # share of the deals played against it
     snapshot_share: float = 0.0  # share of the decisions from deals against a past snapshot of the network ...
     snapshot_every: int = 5000  # ... taken afresh every this many updates
+    second_opponent: str = "none"  # another bot the learning team plays (e.g. dmc:FILE, a frozen best response)
+    second_opponent_share: float = 0.0  # share of the deals played against it
     teacher: str = "none"  # a built-in bot choosing a share of the learning seats' moves
     teacher_start: float = 0.0  # its share at update 0 ...
     teacher_updates: int = 0  # ... falling linearly to 0 here
@@ -310,15 +314,13 @@ class TrainConfig:
                 f"1..{MAX_HIDDEN_LAYERS} layer widths of 1..{MAX_WIDTH} (the model format's limits), "
                 f"got {shown(list(self.hidden))}",
             )
-        for name in ("epsilon", "opponent_share", "snapshot_share", "teacher_start", "heuristic_prior"):
+        for name in SHARES + ("epsilon", "teacher_start", "heuristic_prior"):
             if not 0 <= getattr(self, name) <= 1:
                 raise fail(name, f"must be in [0, 1], got {getattr(self, name)}")
-        if self.opponent_share + self.snapshot_share > 1:
-            raise fail(
-                "snapshot_share",
-                f"opponent_share ({self.opponent_share}) and snapshot_share ({self.snapshot_share}) "
-                "together are more than all the deals",
-            )
+        if sum(getattr(self, name) for name in SHARES) > 1 + 1e-9:  # (as groups() rounds)
+            given = ", ".join(f"{name} ({getattr(self, name)})" for name in SHARES)
+            last = [name for name in SHARES if getattr(self, name)][-1]
+            raise fail(last, f"{given} together are more than all the deals")
         if not (self.lr > 0 and math.isfinite(self.lr)):
             raise fail("lr", f"must be a positive number, got {self.lr}")
         if not (0 <= self.lr_end <= self.lr and math.isfinite(self.lr_end)):
@@ -335,8 +337,9 @@ class TrainConfig:
         if 0 < self.replay < self.batch_size:
             raise fail("replay", f"{self.replay} must hold at least batch_size ({self.batch_size})")
         self._check_sources(fail)
-        if (self.opponent == "self") != (self.opponent_share == 0):
-            raise fail("opponent", "opponent and opponent_share go together (self with 0, a bot with a share)")
+        for name, none in (("opponent", "self"), ("second_opponent", "none")):
+            if (getattr(self, name) == none) != (getattr(self, f"{name}_share") == 0):
+                raise fail(name, f"{name} and {name}_share go together ({none} with 0, a bot with a share)")
         if (self.teacher == "none") != (self.teacher_start == 0 or self.teacher_updates == 0):
             raise fail("teacher", "teacher, teacher_start and teacher_updates go together (none with 0)")
         rules = self._check_play(where, lines)
@@ -406,10 +409,12 @@ class TrainConfig:
         or None for self-play; envs; share of the decisions)."""
         against = round(self.num_envs * self.opponent_share) if self.opponent != "self" else 0
         past = round(self.num_envs * self.snapshot_share)
+        second = round(self.num_envs * self.second_opponent_share) if self.second_opponent != "none" else 0
         groups = [
-            (None, self.num_envs - against - past, 1 - self.opponent_share - self.snapshot_share),
+            (None, self.num_envs - against - past - second, 1 - sum(getattr(self, name) for name in SHARES)),
             (self.opponent, against, self.opponent_share),
             (SNAPSHOT, past, self.snapshot_share),
+            (self.second_opponent, second, self.second_opponent_share),
         ]
         return [g for g in groups if g[2] > 1e-9]  # (1 - 0.7 - 0.3 is not quite 0)
 
