@@ -6,6 +6,8 @@ without the prior (configs/train/dmc_baibian_more.yaml), measured on eval-v1.
     python experiments/stage3_eval.py                       # baibian: experiments/expert_baibian/
     python experiments/stage3_eval.py --variant jj --guided # runs/dmc_jj_prior: experiments/expert_jj/
     python experiments/stage3_eval.py --deals 200 --search-deals 20 --out /tmp/s3
+    python experiments/stage3_eval.py --runs runs/dmc_baibian_prior2,runs/dmc_baibian_prior2_pool --no-alone \
+        --also dmc:experiments/exploit/new-dmc-prior.safetensors --out experiments/expert_baibian/again
 
 Each run's result is the one of its last and averaged models that its own final
 evaluation (seed-3 deals, neither eval-v1 nor the labels' deals) rates higher (a run
@@ -14,8 +16,9 @@ its checkpoint). On eval-v1,
 each interval treating a duplicate pair as one unit:
   - every candidate against `heuristic` and the shipped `dmc` (--deals) and against the
     frozen reference `search` (--search-deals; 128 rollouts a decision, eval-v1's seed,
-    this build); the candidates: the prior run's network with its prior and alone, the
-    control's network with the shipped prior added and alone, the shipped network;
+    this build), and each --also bot (--also-deals); the candidates: the prior run's
+    network with its prior and alone, the control's network with the shipped prior added
+    and alone (--no-alone: none alone), the shipped network;
   - with --guided, the guided search of the best run with its prior (against `heuristic`),
     its gate calibrated to search
     --search-share of its decisions (43%, as the shipped baibian one's), against
@@ -65,28 +68,33 @@ def average_if_missing(run: Path) -> None:
         _save_average(config, arena_rules(config.check()), run, state["recent"], meta, int(state["update"]))
 
 
-def candidates(runs: list[Path], work: Path, variant: str) -> dict[str, str]:
-    """The model files measured, by name."""
+def candidates(runs: list[Path], work: Path, variant: str, alone: bool = True) -> dict[str, str]:
+    """The model files measured, by name (with `alone`, each network without its prior too)."""
     ship = shipped(variant)
     prior = float(sk.QNet.load(str(ship)).metadata["heuristic_prior"])
-    out = {"shipped": str(ship), "shipped alone": str(with_prior(ship, None, work / "shipped_alone.safetensors"))}
+    out = {"shipped": str(ship)}
+    if alone:
+        out["shipped alone"] = str(with_prior(ship, None, work / "shipped_alone.safetensors"))
     for run in runs:
         average_if_missing(run)
         model, _ = choose_model(run)
         out[run.name] = str(with_prior(model, prior, work / f"{run.name}.safetensors"))
-        out[f"{run.name} alone"] = str(with_prior(model, None, work / f"{run.name}_alone.safetensors"))
+        if alone:
+            out[f"{run.name} alone"] = str(with_prior(model, None, work / f"{run.name}_alone.safetensors"))
     return out
 
 
 def table(result: dict) -> str:
     """The report's table: each candidate's WP (95% interval) against each opponent."""
-    opponents = ["heuristic", "dmc", "search"]
-    lines = ["| candidate | " + " | ".join(f"vs `{b}`" for b in opponents) + " |", "| --- |" + " ---: |" * 3]
+    opponents = list(dict.fromkeys(["heuristic", "dmc", "search"] + [r["b"] for r in result["pairs"]]))
+    lines = ["| candidate | " + " | ".join(f"vs `{b}`" for b in opponents) + " |"]
+    lines.append("| --- |" + " ---: |" * len(opponents))
     for name in dict.fromkeys(r["candidate"] for r in result["pairs"]):
         cells = []
         for b in opponents:
             r = next((r for r in result["pairs"] if r["candidate"] == name and r["b"] == b), None)
-            cells.append(f"{r['wp']:.3f} ({r['wp_ci'][0]:.3f}–{r['wp_ci'][1]:.3f}), {r['deals']:,}" if r else "")
+            ci = f" ({r['wp_ci'][0]:.3f}–{r['wp_ci'][1]:.3f})" if r and r.get("wp_ci") else ""  # (none for few deals)
+            cells.append(f"{r['wp']:.3f}{ci}, {r['deals']:,}" if r else "")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -137,6 +145,42 @@ def ship_candidate(out: Path, variant: str) -> dict:
     return {"shipped": guided_candidate(result), "file": str(target), "bytes": len(data), "sha256": sha256(target)}
 
 
+def measure(args: argparse.Namespace, runs: list[str], work: Path) -> dict:
+    """Every candidate of `runs` against each opponent on eval-v1, and with --guided the
+    best one's guided search, its gate calibrated: stage3.json's content."""
+    v = args.variant
+    for bot in args.also:  # (before hours of play, not after)
+        if bot in ("heuristic", "dmc", "search"):
+            raise SystemExit(f"--also {bot}: every candidate plays it already")
+        try:
+            sk.Bot(bot)
+        except ValueError as e:
+            raise SystemExit(f"--also {bot}: {e}") from None
+    work.mkdir(parents=True, exist_ok=True)
+    files = candidates([ROOT / r for r in runs], work, v, alone=not args.no_alone)
+    rows = []
+    against = [("heuristic", args.deals), ("dmc", args.deals), ("search", args.search_deals)]
+    for name, f in files.items():
+        for b, deals in against + [(bot, args.also_deals) for bot in args.also]:
+            if name == "shipped" and b == "dmc":
+                continue
+            rows.append({"candidate": name, **pair([f"dmc:{f}", b], deals, args.threads, v)})
+            print(json.dumps(rows[-1]), flush=True)
+    sha = {name: sha256(Path(f)) for name, f in files.items()}
+    result: dict = {"variant": v, "files": files, "sha256": sha, "pairs": rows}
+    if args.guided:
+        fine_tunes = [Path(r).name for r in runs]  # with their prior
+        ranked = [r for r in rows if r["b"] == "heuristic" and r["candidate"] in fine_tunes]
+        best = max(ranked, key=lambda r: r["wp"])["candidate"]
+        result["calibration"] = calibrate(files[best], args.search_share, 100, work, v)
+        result["calibration"]["sha256"] = sha256(Path(result["calibration"]["model"]))
+        guided = f"dmc:{result['calibration']['model']}+search"
+        for b, deals in (("heuristic", args.deals // 5), ("search", args.search_deals)):
+            result["pairs"].append({"candidate": f"{best}+search", **pair([guided, b], deals, args.threads, v)})
+            print(json.dumps(result["pairs"][-1]), flush=True)
+    return result
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--variant", default="baibian", help="the rule set (a preset)")
@@ -148,6 +192,14 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=10_000, help="pairs without search")
     parser.add_argument("--search-deals", type=int, default=1_000, help="pairs against search")
     parser.add_argument("--guided", action="store_true", help="the best candidate's guided search too")
+    parser.add_argument("--no-alone", action="store_true", help="not the networks without their prior")
+    parser.add_argument(
+        "--also",
+        action="append",
+        default=[],
+        help="another opponent (a bot's name, a file read from the working folder; repeatable)",
+    )
+    parser.add_argument("--also-deals", type=int, default=2_000, help="pairs against each --also opponent")
     parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--table", action="store_true", help="print OUT/stage3.json's table and stop")
     parser.add_argument(
@@ -179,26 +231,7 @@ def main() -> int:
         (out / "stage3_bots.json").write_text(json.dumps({"sha256": sha, "pairs": rows}, indent=1) + "\n")
         print(json.dumps(rows, indent=1))
         return 0
-    files = candidates([ROOT / r for r in runs.split(",")], work, v)
-    rows = []
-    for name, f in files.items():
-        for b, deals in (("heuristic", args.deals), ("dmc", args.deals), ("search", args.search_deals)):
-            if name == "shipped" and b == "dmc":
-                continue
-            rows.append({"candidate": name, **pair([f"dmc:{f}", b], deals, args.threads, v)})
-            print(json.dumps(rows[-1]), flush=True)
-    sha = {name: sha256(Path(f)) for name, f in files.items()}
-    result: dict = {"variant": v, "files": files, "sha256": sha, "pairs": rows}
-    if args.guided:
-        fine_tunes = [Path(r).name for r in runs.split(",")]  # with their prior
-        ranked = [r for r in rows if r["b"] == "heuristic" and r["candidate"] in fine_tunes]
-        best = max(ranked, key=lambda r: r["wp"])["candidate"]
-        result["calibration"] = calibrate(files[best], args.search_share, 100, work, v)
-        result["calibration"]["sha256"] = sha256(Path(result["calibration"]["model"]))
-        guided = f"dmc:{result['calibration']['model']}+search"
-        for b, deals in (("heuristic", args.deals // 5), ("search", args.search_deals)):
-            result["pairs"].append({"candidate": f"{best}+search", **pair([guided, b], deals, args.threads, v)})
-            print(json.dumps(result["pairs"][-1]), flush=True)
+    result = measure(args, runs.split(","), work)
     result["seconds"] = round(time.perf_counter() - start, 1)
     (out / "stage3.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     return 0
