@@ -6,11 +6,20 @@ a 45th move input that marks the heuristic's choice (the labels' `why & 2`).
     python experiments/imitation_pilot.py --labels runs/labels_baibian_search --advice 0 --out runs/pilot_a0
     python experiments/imitation_pilot.py --labels runs/labels_baibian_search --advice 1 --out runs/pilot_a1
 
+The capacity ablation (the same labels and updates, both networks from random weights):
+
+    python experiments/imitation_pilot.py --labels runs/labels_baibian_search --advice 0 --scratch \
+        --updates 3000 --out runs/cap_256_128
+    python experiments/imitation_pilot.py --labels runs/labels_baibian_search --advice 0 --scratch \
+        --updates 3000 --hidden 512,512,256 --out runs/cap_512_512_256
+
 From the shipped baibian network (the new input's weights zero), Adam (3e-4 falling tenfold),
 batches of 1,024 decisions: the cross-entropy of softmax(Q / 0.05) over the legal plays
 toward the search's play, plus 0.1 times the squared error of Q against the one world's
 win. The first 4 shards are held out: `imitation` is how often the network's best play is
-the search's there, `heuristic_share` how often it is the heuristic's. Then WP against
+the search's there, `heuristic_share` how often it is the heuristic's, `train_imitation`
+the same on as many training decisions (a fit the held-out figure does not reach is
+over-fitting; a low fit on both, too little capacity or training). Then WP against
 `heuristic` on --deals duplicate deals of seed 1: the 44-input network as `dmc:FILE`, the
 45-input one as a Python agent that asks the heuristic (on a world sampled from the seat's
 view; the heuristic reads no hidden card) for the flag. Writes OUT/log.json.
@@ -55,6 +64,16 @@ def decisions(folder: str, advice: int, who: str = "search") -> tuple[dict, dict
     return build(keep & ~held), build(keep & held)
 
 
+def subset(d: dict, n: int) -> dict:
+    """`n` of `d`'s decisions drawn without replacement (seed 2), as `decisions` builds them."""
+    idx = torch.randperm(d["n"], generator=torch.Generator().manual_seed(2))[: min(n, d["n"])].sort().values
+    rows = torch.cat([torch.arange(int(d["first"][i]), int(d["first"][i] + d["cnt"][i])) for i in idx])
+    first = torch.cumsum(d["cnt"][idx], 0) - d["cnt"][idx]
+    played = first + d["played"][idx] - d["first"][idx]
+    out = {"obs": d["obs"][idx], "mv": d["mv"][rows], "first": first, "cnt": d["cnt"][idx], "played": played}
+    return out | {"win": d["win"][rows], "heur": d["heur"][rows], "n": len(idx)}
+
+
 def batch(d: dict, idx: torch.Tensor) -> tuple:
     """(obs rows, move rows, decision of each row, played row, win, heuristic's, decisions)."""
     c, f = d["cnt"][idx], d["first"][idx]
@@ -97,8 +116,11 @@ def score(net: QNetwork, d: dict) -> tuple[float, float]:
     return same / d["n"], heur / d["n"]
 
 
-def start_net(advice: int) -> QNetwork:
-    """The shipped network, with a zero-weight 45th move input where `advice`."""
+def start_net(advice: int, hidden: tuple[int, ...] = (256, 128), scratch: bool = False) -> QNetwork:
+    """The shipped network, with a zero-weight 45th move input where `advice`; with
+    `scratch`, a network of `hidden` widths from random weights (torch's seed)."""
+    if scratch:
+        return QNetwork(445, 44 + advice, hidden)
     shipped = QNetwork.from_qnet(_core.QNet.load(str(SHIPPED)))
     net = QNetwork(445, 44 + advice, (256, 128))
     state = shipped.state_dict()
@@ -135,6 +157,17 @@ def evaluate(net: QNetwork, advice: int, deals: int, out: Path) -> dict:
     return {"deals": deals, "seed": 1, "wp": p["wp"], "wp_ci": p["wp_ci"], "adp": p["adp"]}
 
 
+def widths(text: str) -> tuple[int, ...]:
+    """--hidden's value: layer widths, comma-separated, each 1..4096."""
+    try:
+        hidden = tuple(int(h) for h in text.split(","))
+    except ValueError:
+        hidden = ()
+    if not hidden or not all(1 <= h <= 4096 for h in hidden):
+        raise argparse.ArgumentTypeError(f"{text!r} is not layer widths 1..4096, comma-separated (e.g. 512,512,256)")
+    return hidden
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--labels", required=True)
@@ -142,20 +175,23 @@ def main() -> int:
     parser.add_argument("--updates", type=int, default=4000)
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--hidden", type=widths, default=(256, 128), help="hidden widths, e.g. 512,512,256")
+    parser.add_argument("--scratch", action="store_true", help="random weights, not the shipped network's")
     args = parser.parse_args()
+    hidden = args.hidden
+    if hidden != (256, 128) and not args.scratch:
+        parser.error(f"--hidden {','.join(map(str, hidden))}: the shipped network is 256,128 (add --scratch)")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(0)
     train, held = decisions(args.labels, args.advice)
-    net = start_net(args.advice)
+    fit = subset(train, held["n"])
+    net = start_net(args.advice, hidden, args.scratch)
     opt = torch.optim.Adam(net.parameters(), lr=3e-4)
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda u: 0.1 ** (u / args.updates))
     gen, t0 = torch.Generator().manual_seed(1), time.time()
-    log = {
-        "train": train["n"],
-        "held": held["n"],
-        "curve": [{"update": 0, **dict(zip(("imitation", "heuristic_share"), score(net, held)))}],
-    }
+    log = {"train": train["n"], "held": held["n"], "hidden": list(hidden), "scratch": args.scratch}
+    log["curve"] = [{"update": 0, **dict(zip(("imitation", "heuristic_share"), score(net, held)))}]
     for u in range(1, args.updates + 1):
         loss = loss_of(net, batch(train, torch.randint(0, train["n"], (1024,), generator=gen)))
         opt.zero_grad()
@@ -165,6 +201,7 @@ def main() -> int:
         if u % 1000 == 0 or u == args.updates:
             s = score(net, held)
             log["curve"].append({"update": u, "imitation": s[0], "heuristic_share": s[1], "seconds": time.time() - t0})
+            log["curve"][-1]["train_imitation"] = score(net, fit)[0]
             print(json.dumps(log["curve"][-1]), flush=True)
     log["against_heuristic"] = evaluate(net, args.advice, args.deals, out)
     print(json.dumps(log["against_heuristic"]))
