@@ -65,13 +65,16 @@ def decisions(folder: str, advice: int, who: str = "search") -> tuple[dict, dict
 
 
 def subset(d: dict, n: int) -> dict:
-    """`n` of `d`'s decisions drawn without replacement (seed 2), as `decisions` builds them."""
+    """`n` of `d`'s decisions drawn without replacement (seed 2), as `decisions` builds them
+    (their rows gathered by `batch`)."""
     idx = torch.randperm(d["n"], generator=torch.Generator().manual_seed(2))[: min(n, d["n"])].sort().values
-    rows = torch.cat([torch.arange(int(d["first"][i]), int(d["first"][i] + d["cnt"][i])) for i in idx])
+    _, mv, _, played, win, heur, k = batch(d, idx)
     first = torch.cumsum(d["cnt"][idx], 0) - d["cnt"][idx]
-    played = first + d["played"][idx] - d["first"][idx]
-    out = {"obs": d["obs"][idx], "mv": d["mv"][rows], "first": first, "cnt": d["cnt"][idx], "played": played}
-    return out | {"win": d["win"][rows], "heur": d["heur"][rows], "n": len(idx)}
+    return {"obs": d["obs"][idx], "mv": mv, "first": first, "cnt": d["cnt"][idx], "played": played} | {
+        "win": win,
+        "heur": heur,
+        "n": k,
+    }
 
 
 def batch(d: dict, idx: torch.Tensor) -> tuple:

@@ -317,7 +317,7 @@ class TrainConfig:
         for name in SHARES + ("epsilon", "teacher_start", "heuristic_prior"):
             if not 0 <= getattr(self, name) <= 1:
                 raise fail(name, f"must be in [0, 1], got {getattr(self, name)}")
-        if sum(getattr(self, name) for name in SHARES) > 1 + 1e-9:  # (as groups() rounds)
+        if self.self_play_share() < -1e-9:  # (as groups() rounds)
             given = ", ".join(f"{name} ({getattr(self, name)})" for name in SHARES)
             last = [name for name in SHARES if getattr(self, name)][-1]
             raise fail(last, f"{given} together are more than all the deals")
@@ -404,6 +404,11 @@ class TrainConfig:
         (the dmc bot adds it to the Q of the heuristic's choice; docs/dmc_model.md)."""
         return {"heuristic_prior": f"{self.heuristic_prior:g}"} if self.heuristic_prior > 0 else {}
 
+    def self_play_share(self) -> float:
+        """The share of the deals left to self-play: what SHARES' opponents do not take
+        (below 0 where they take more than all the deals)."""
+        return 1 - sum(getattr(self, name) for name in SHARES)
+
     def groups(self) -> list[tuple[str | None, int, float]]:
         """The actor groups: (opponent bot, SNAPSHOT for the past snapshot of the network,
         or None for self-play; envs; share of the decisions)."""
@@ -411,7 +416,7 @@ class TrainConfig:
         past = round(self.num_envs * self.snapshot_share)
         second = round(self.num_envs * self.second_opponent_share) if self.second_opponent != "none" else 0
         groups = [
-            (None, self.num_envs - against - past - second, 1 - sum(getattr(self, name) for name in SHARES)),
+            (None, self.num_envs - against - past - second, self.self_play_share()),
             (self.opponent, against, self.opponent_share),
             (SNAPSHOT, past, self.snapshot_share),
             (self.second_opponent, second, self.second_opponent_share),
