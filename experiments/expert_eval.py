@@ -98,12 +98,18 @@ def value_gaps(model: str, deals: int, variant: str = VARIANT) -> tuple[np.ndarr
     return np.array(gaps), decisions
 
 
+def gate_for(gaps: np.ndarray, decisions: int, share: float) -> float:
+    """The gate under which `share` of the `decisions` fall, from value_gaps' gaps (the
+    decisions it never searches count as above every gate)."""
+    return float(np.quantile(gaps, min(1.0, share * decisions / len(gaps))))
+
+
 def calibrate(model: str, share: float, deals: int, out: Path, variant: str = VARIANT) -> dict:
     """The gap at which the network's guided search searches `share` of its decisions (as
     the shipped network's did at its fixed gap), written into a copy of the model file
     (metadata "search_gap")."""
     gaps, decisions = value_gaps(model, deals, variant)
-    gap = float(np.quantile(gaps, min(1.0, share * decisions / len(gaps))))
+    gap = gate_for(gaps, decisions, share)
     calibrated = out / (Path(model).stem + "_gap.safetensors")
     calibrated.write_bytes(_core.QNet.load(model).with_metadata({"search_gap": f"{gap:.6g}"}).to_bytes())
     return {"share": share, "gap": gap, "decisions": decisions, "eligible": len(gaps), "model": str(calibrated)}
