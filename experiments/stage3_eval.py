@@ -44,6 +44,7 @@ from expert_eval import calibrate, pair
 from prior_eval import with_prior
 
 ROOT = Path(__file__).resolve().parents[1]
+OPPONENTS = ("heuristic", "dmc", "search")  # every candidate's, in the table's order
 
 
 def shipped(variant: str) -> Path:
@@ -86,7 +87,7 @@ def candidates(runs: list[Path], work: Path, variant: str, alone: bool = True) -
 
 def table(result: dict) -> str:
     """The report's table: each candidate's WP (95% interval) against each opponent."""
-    opponents = list(dict.fromkeys(["heuristic", "dmc", "search"] + [r["b"] for r in result["pairs"]]))
+    opponents = list(dict.fromkeys([*OPPONENTS] + [r["b"] for r in result["pairs"]]))
     lines = ["| candidate | " + " | ".join(f"vs `{b}`" for b in opponents) + " |"]
     lines.append("| --- |" + " ---: |" * len(opponents))
     for name in dict.fromkeys(r["candidate"] for r in result["pairs"]):
@@ -145,12 +146,26 @@ def ship_candidate(out: Path, variant: str) -> dict:
     return {"shipped": guided_candidate(result), "file": str(target), "bytes": len(data), "sha256": sha256(target)}
 
 
+def shipped_rows(args: argparse.Namespace, work: Path) -> dict:
+    """The model card's other rows for the file shipped in args.variant: it against
+    greedy, simple, random and its network alone (--deals), and that network alone against
+    heuristic (--deals) and search (--search-deals): stage3_bots.json's content."""
+    v = args.variant
+    ship = shipped(v)
+    work.mkdir(parents=True, exist_ok=True)
+    alone = f"dmc:{with_prior(ship, None, work / 'bots_alone.safetensors')}"
+    rows = [pair([f"dmc:{ship}", b], args.deals, args.threads, v) for b in ("greedy", "simple", "random", alone)]
+    rows.append(pair([alone, "heuristic"], args.deals, args.threads, v))
+    rows.append(pair([alone, "search"], args.search_deals, args.threads, v))
+    return {"sha256": sha256(ship), "pairs": rows}
+
+
 def measure(args: argparse.Namespace, runs: list[str], work: Path) -> dict:
     """Every candidate of `runs` against each opponent on eval-v1, and with --guided the
     best one's guided search, its gate calibrated: stage3.json's content."""
     v = args.variant
     for bot in args.also:  # (before hours of play, not after)
-        if bot in ("heuristic", "dmc", "search"):
+        if bot in OPPONENTS:
             raise SystemExit(f"--also {bot}: every candidate plays it already")
         try:
             sk.Bot(bot)
@@ -159,7 +174,7 @@ def measure(args: argparse.Namespace, runs: list[str], work: Path) -> dict:
     work.mkdir(parents=True, exist_ok=True)
     files = candidates([ROOT / r for r in runs], work, v, alone=not args.no_alone)
     rows = []
-    against = [("heuristic", args.deals), ("dmc", args.deals), ("search", args.search_deals)]
+    against = [(b, args.search_deals if b == "search" else args.deals) for b in OPPONENTS]
     for name, f in files.items():
         for b, deals in against + [(bot, args.also_deals) for bot in args.also]:
             if name == "shipped" and b == "dmc":
@@ -205,7 +220,7 @@ def main() -> int:
     parser.add_argument(
         "--bots",
         action="store_true",
-        help="only the shipped file against greedy, simple, random and its network alone: OUT/stage3_bots.json",
+        help="only the shipped file against greedy, simple, random and its network alone, and that network alone against heuristic and search (--search-deals): OUT/stage3_bots.json",
     )
     parser.add_argument("--ship", action="store_true", help="ship OUT/stage3.json's guided candidate and stop")
     parser.add_argument("--out", help="default: experiments/expert_VARIANT")
@@ -224,12 +239,9 @@ def main() -> int:
         print(json.dumps(ship_candidate(out, v), indent=1))
         return 0
     if args.bots:  # the model card's other rows, for the file shipped
-        ship = shipped(v)
-        alone = f"dmc:{with_prior(ship, None, work / 'bots_alone.safetensors')}"
-        rows = [pair([f"dmc:{ship}", b], args.deals, args.threads, v) for b in ("greedy", "simple", "random", alone)]
-        sha = sha256(ship)
-        (out / "stage3_bots.json").write_text(json.dumps({"sha256": sha, "pairs": rows}, indent=1) + "\n")
-        print(json.dumps(rows, indent=1))
+        result = shipped_rows(args, work)
+        (out / "stage3_bots.json").write_text(json.dumps(result, indent=1) + "\n")
+        print(json.dumps(result["pairs"], indent=1))
         return 0
     result = measure(args, runs.split(","), work)
     result["seconds"] = round(time.perf_counter() - start, 1)

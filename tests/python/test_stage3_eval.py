@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import shuangkou as sk
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "python" / "shuangkou" / "models" / "dmc_baibian.safetensors"
@@ -45,3 +46,22 @@ def test_no_alone_and_also_measure_the_candidates_named_against_the_opponents_na
         with pytest.raises(SystemExit, match=why):
             module.measure(args, [str(run)], tmp_path / "work2")
         assert not (tmp_path / "work2").exists()  # refused before anything is played or written
+
+
+def test_the_shipped_rows_measure_the_file_and_its_network_alone(tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(ROOT / "experiments"))
+    module = importlib.import_module("stage3_eval")
+    args = argparse.Namespace(variant="baibian", deals=3, search_deals=1, threads=1)
+    result = module.shipped_rows(args, tmp_path / "work")
+    alone = f"dmc:{tmp_path / 'work' / 'bots_alone.safetensors'}"
+    got = [(r["a"], r["b"], r["deals"]) for r in result["pairs"]]
+    assert got == [
+        (f"dmc:{SHIPPED}", "greedy", 3),
+        (f"dmc:{SHIPPED}", "simple", 3),
+        (f"dmc:{SHIPPED}", "random", 3),
+        (f"dmc:{SHIPPED}", alone, 3),
+        (alone, "heuristic", 3),
+        (alone, "search", 1),
+    ]
+    assert "heuristic_prior" not in sk.QNet.load(alone[len("dmc:") :]).metadata
+    assert result["sha256"] == module.sha256(SHIPPED)
