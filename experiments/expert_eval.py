@@ -104,14 +104,19 @@ def gate_for(gaps: np.ndarray, decisions: int, share: float) -> float:
     return float(np.quantile(gaps, min(1.0, share * decisions / len(gaps))))
 
 
+def with_gate(source: Path, gate: float, path: Path) -> Path:
+    """A copy of `source` whose guided search uses `gate` (metadata search_gap)."""
+    path.write_bytes(_core.QNet.load(str(source)).with_metadata({"search_gap": f"{gate:.6g}"}).to_bytes())
+    return path
+
+
 def calibrate(model: str, share: float, deals: int, out: Path, variant: str = VARIANT) -> dict:
     """The gap at which the network's guided search searches `share` of its decisions (as
     the shipped network's did at its fixed gap), written into a copy of the model file
     (metadata "search_gap")."""
     gaps, decisions = value_gaps(model, deals, variant)
     gap = gate_for(gaps, decisions, share)
-    calibrated = out / (Path(model).stem + "_gap.safetensors")
-    calibrated.write_bytes(_core.QNet.load(model).with_metadata({"search_gap": f"{gap:.6g}"}).to_bytes())
+    calibrated = with_gate(Path(model), gap, out / (Path(model).stem + "_gap.safetensors"))
     return {"share": share, "gap": gap, "decisions": decisions, "eligible": len(gaps), "model": str(calibrated)}
 
 

@@ -22,13 +22,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from pathlib import Path
 
-import shuangkou as sk
-from expert_eval import gate_for, pair, value_gaps
+from expert_eval import gate_for, pair, value_gaps, with_gate
+from expert_eval import speed as expert_speed
 from prior_eval import with_prior
-from shuangkou import _core
 from stage3_eval import sha256, shipped
 
 VARIANT = "baibian"
@@ -47,20 +45,11 @@ def setting(text: str) -> tuple[float, int]:
 
 
 def speed(agent: str, deals: int) -> dict:
-    """`agent` in every seat on one thread: decisions a second and its searched share."""
-    bot = sk.Bot(agent)
-    start = time.perf_counter()
-    sk.selfplay(VARIANT, games=deals, agents=bot, threads=1, seed=0)
-    c = bot.counters()
-    seconds = time.perf_counter() - start
-    return {**c, "seconds": round(seconds, 1), "decisions_per_s": c["decisions"] / seconds}
-
-
-def gated(model: Path, gate: float, work: Path) -> Path:
-    """A copy of `model` whose guided search uses `gate` (metadata search_gap)."""
-    out = work / f"gate_{gate:.6g}.safetensors"
-    out.write_bytes(_core.QNet.load(str(model)).with_metadata({"search_gap": f"{gate:.6g}"}).to_bytes())
-    return out
+    """`agent` in every seat on one thread (expert_eval.speed): its counters, and decisions
+    a second counted as they do (decisions with a play to choose)."""
+    r = expert_speed(agent, deals, VARIANT)
+    c = r["counters"]
+    return {**c, "seconds": r["seconds"], "decisions_per_s": c["decisions"] / r["seconds"]}
 
 
 def report(result: dict) -> str:
@@ -119,7 +108,7 @@ def main() -> int:
     result = {"model": model.name, "sha256": sha256(model), "seed": args.seed, "deals": args.deals, "rows": []}
     for share, rollouts in args.settings:
         gate = gate_for(gaps, decisions, share)
-        agent = f"dmc:{gated(model, gate, args.work)}+search:{rollouts}"
+        agent = f"dmc:{with_gate(model, gate, args.work / f'gate_{gate:.6g}.safetensors')}+search:{rollouts}"
         row = {"share": share, "gate": gate, "rollouts": rollouts}
         row["pair"] = pair([agent, "search"], args.deals, args.threads, VARIANT, seed=args.seed)
         row["speed"] = speed(agent, args.speed_deals)
