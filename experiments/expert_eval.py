@@ -30,6 +30,28 @@ import shuangkou as sk
 from shuangkou import _core
 
 VARIANT = "baibian"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def repo_relative(value):
+    """`value` (JSON data) with every path inside this repository written relative to its
+    root, so that a result kept in experiments/ names no folder of the machine that
+    measured it; the scripts that read one back resolve it against the root (`in_repo`)."""
+    if isinstance(value, dict):
+        return {k: repo_relative(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [repo_relative(v) for v in value]
+    return value.replace(f"{ROOT}/", "") if isinstance(value, str) else value
+
+
+def in_repo(path: str) -> Path:
+    """A path as a result records it (`repo_relative`): relative ones are the repository's."""
+    return ROOT / path
+
+
+def write_result(path: Path, result: dict) -> None:
+    """Writes a result as JSON, its repository paths relative (`repo_relative`)."""
+    path.write_text(json.dumps(repo_relative(result), indent=1) + "\n", encoding="utf-8")
 
 
 def pair(agents: list, deals: int, threads: int, variant: str = VARIANT, seed: int | None = None) -> dict:
@@ -161,7 +183,7 @@ def main() -> int:
         result["pairs"].append(pair(agents, deals, t))
         print(json.dumps(result["pairs"][-1]), flush=True)
     result["speed"] = {"network": speed(net, args.speed_deals), "guided": speed(net + "+search", args.speed_deals)}
-    (out / f"{args.name}.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    write_result(out / f"{args.name}.json", result)
     print(json.dumps({k: v for k, v in result.items() if k != "pairs"}, indent=1))
     return 0
 

@@ -24,7 +24,7 @@ import argparse
 import json
 from pathlib import Path
 
-from expert_eval import gate_for, pair, value_gaps, with_gate
+from expert_eval import gate_for, pair, value_gaps, with_gate, write_result
 from expert_eval import speed as expert_speed
 from prior_eval import with_prior
 from stage3_eval import sha256, shipped
@@ -77,7 +77,7 @@ def priors(model: Path, args: argparse.Namespace) -> dict:
             row[b] = pair([agent, b], deals, args.threads, VARIANT, seed=args.seed)
         print(json.dumps(row), flush=True)
         result["rows"].append(row)
-        (args.out / "priors.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        write_result(args.out / "priors.json", result)
     return result
 
 
@@ -114,7 +114,7 @@ def main() -> int:
         row["speed"] = speed(agent, args.speed_deals)
         result["rows"].append(row)
         print(report(result).splitlines()[-1], flush=True)
-        (args.out / "results.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        write_result(args.out / "results.json", result)
     (args.out / "guided_sweep.md").write_text(report(result) + "\n", encoding="utf-8")
     return 0
 

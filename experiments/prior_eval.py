@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 import shuangkou as sk
-from expert_eval import calibrate, pair, speed
+from expert_eval import calibrate, pair, speed, write_result
 from shuangkou import _core
 
 PRIORS = (0.0, 0.03, 0.05, 0.07, 0.1, 0.15)
@@ -134,7 +134,7 @@ def main() -> int:
     shipped = MODELS / f"dmc_{v}.safetensors"
     if args.guided_only:
         result = guided_only(args, shipped, out_dir / f"{v}.json")
-        (out_dir / f"{v}.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        write_result(out_dir / f"{v}.json", result)
         return 0
     start = time.perf_counter()
     result = {
@@ -153,7 +153,7 @@ def main() -> int:
     result["shipped"] = {"file": str(new), "sha256": hashlib.sha256(new.read_bytes()).hexdigest()}
     result["speed"] = [speed(f"dmc:{m}", 1000, v) | {"model": m.name} for m in (alone, new, alone, new)]
     result["seconds"] = round(time.perf_counter() - start, 1)
-    (out_dir / f"{v}.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    write_result(out_dir / f"{v}.json", result)
     print(json.dumps({k: result[k] for k in ("model", "speed", "seconds")}, indent=1))
     return 0
 

@@ -40,7 +40,7 @@ from pathlib import Path
 
 import shuangkou as sk
 from dmc_train import choose_model
-from expert_eval import calibrate, pair
+from expert_eval import calibrate, in_repo, pair, write_result
 from prior_eval import with_prior
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -119,7 +119,7 @@ def ship_refusal(result: dict, variant: str, target: Path) -> str | None:
         return "it has no guided candidate: run it with --guided first"
     if sha256(target) != result["sha256"]["shipped"]:
         return f"{target} is not the file measured as shipped"
-    model = Path(result["calibration"]["model"])
+    model = in_repo(result["calibration"]["model"])
     if not model.exists() or sha256(model) != result["calibration"].get("sha256"):
         return f"{model} is not the file it calibrated: measure it again"
     best = guided_candidate(result)
@@ -141,7 +141,7 @@ def ship_candidate(out: Path, variant: str) -> dict:
     why = ship_refusal(result, variant, target)
     if why:
         raise SystemExit(f"{out / 'stage3.json'}: {why}")
-    data = Path(result["calibration"]["model"]).read_bytes()
+    data = in_repo(result["calibration"]["model"]).read_bytes()
     target.write_bytes(data)
     return {"shipped": guided_candidate(result), "file": str(target), "bytes": len(data), "sha256": sha256(target)}
 
@@ -240,12 +240,12 @@ def main() -> int:
         return 0
     if args.bots:  # the model card's other rows, for the file shipped
         result = shipped_rows(args, work)
-        (out / "stage3_bots.json").write_text(json.dumps(result, indent=1) + "\n")
+        write_result(out / "stage3_bots.json", result)
         print(json.dumps(result["pairs"], indent=1))
         return 0
     result = measure(args, runs.split(","), work)
     result["seconds"] = round(time.perf_counter() - start, 1)
-    (out / "stage3.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    write_result(out / "stage3.json", result)
     return 0
 
 

@@ -117,3 +117,19 @@ def test_the_command_refuses_a_measurement_of_another_file_and_leaves_the_shippe
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert p.returncode == 1 and "dmc_jj.safetensors is not the file measured as shipped" in p.stderr
     assert shipped.read_bytes() == before
+
+
+def test_a_result_names_repository_paths_relative_and_ships_from_one(stage3, tmp_path, monkeypatch):
+    module, target = stage3
+    expert_eval = importlib.import_module("expert_eval")
+    monkeypatch.setattr(expert_eval, "ROOT", tmp_path)  # the "repository" is tmp_path
+    result = {"model": f"{tmp_path}/out/m.safetensors", "a": [f"dmc:{tmp_path}/runs/x+search", "/elsewhere/y", 3]}
+    expert_eval.write_result(tmp_path / "r.json", result)
+    written = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert written == {"model": "out/m.safetensors", "a": ["dmc:runs/x+search", "/elsewhere/y", 3]}
+    measured(tmp_path / "out", target, 0.62, 0.66)  # its calibrated file, named relative to the root
+    data = json.loads((tmp_path / "out" / "stage3.json").read_text(encoding="utf-8"))
+    data["calibration"]["model"] = "out/run_gap.safetensors"
+    (tmp_path / "out" / "stage3.json").write_text(json.dumps(data), encoding="utf-8")
+    assert module.ship_candidate(tmp_path / "out", "jj")["shipped"] == "run"
+    assert target.read_bytes() == b"the calibrated candidate"
