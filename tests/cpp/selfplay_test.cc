@@ -2,14 +2,19 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "shuangkou/core/cancel.h"
+#include "shuangkou/model/qnet.h"
+#include "shuangkou/rl/dmc.h"
 #include "shuangkou/rl/vector_env.h"
+#include "test_util.h"
 
 namespace shuangkou {
 namespace {
@@ -202,6 +207,107 @@ TEST(VectorEnv, AStepCancelledPartWayRefusesToGoOnUntilReset) {
   actions.clear();
   for (int j = 0; j < env.num_envs(); ++j) actions.push_back(env.legal_ids[env.legal_offsets[j]]);
   env.step(actions);  // goes on after the reset
+}
+
+// Plays as `heuristic` until armed, then throws from every step: an error inside
+// the runners' OpenMP regions (where an escaping exception would end the process).
+class FailingBot final : public Bot {
+ public:
+  Play step(const Decision& d) const override {
+    if (armed.load()) throw std::runtime_error("the failing bot failed");
+    return heuristic_->step(d);
+  }
+  std::string label() const override { return "failing"; }
+  mutable std::atomic<bool> armed{false};
+
+ private:
+  BotPtr heuristic_ = make_bot("heuristic");
+};
+
+TEST(SelfPlay, AnErrorInADealReachesTheCallerAndEndsNothingElse) {
+  auto failing = std::make_shared<FailingBot>();
+  SelfPlayOptions o;
+  o.variant = preset("baibian");
+  o.games = 64;
+  o.threads = 2;
+  o.agents = {failing, make_bot("heuristic"), make_bot("heuristic"), make_bot("heuristic")};
+  failing->armed = true;
+  try {
+    std::vector<DealResult> results;
+    run_selfplay(o, results);
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "the failing bot failed");
+  }
+  failing->armed = false;  // the same options play once the bot plays
+  std::vector<DealResult> results, again;
+  run_selfplay(o, results);
+  o.agents[0] = make_bot("heuristic");
+  run_selfplay(o, again);
+  ASSERT_EQ(results.size(), 64u);
+  for (size_t i = 0; i < results.size(); ++i) EXPECT_TRUE(same(results[i], again[i])) << i;
+}
+
+TEST(VectorEnv, AStepWhoseBotFailsThrowsItsErrorAndRefusesToGoOnUntilReset) {
+  auto failing = std::make_shared<FailingBot>();
+  VectorEnvOptions o;
+  o.rules = Rules("baibian", preset("baibian"));
+  o.num_envs = 64;  // two threads' worth of envs
+  o.threads = 2;
+  o.bots = {nullptr, failing, failing, failing};
+  VectorEnv env(o);
+  std::vector<int32_t> actions;
+  for (int j = 0; j < env.num_envs(); ++j) actions.push_back(env.legal_ids[env.legal_offsets[j]]);
+  failing->armed = true;
+  try {
+    env.step(actions);
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "the failing bot failed");
+  }
+  EXPECT_TRUE(env.interrupted());
+  try {
+    env.step(actions);
+    FAIL() << "an interrupted env stepped";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("call reset() first"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(env.reset(), std::runtime_error);  // the bots still fail at the deals' start
+  EXPECT_TRUE(env.interrupted());
+  failing->armed = false;
+  env.reset();
+  EXPECT_FALSE(env.interrupted());
+  actions.clear();
+  for (int j = 0; j < env.num_envs(); ++j) actions.push_back(env.legal_ids[env.legal_offsets[j]]);
+  env.step(actions);  // goes on after the reset
+}
+
+TEST(DmcActors, AnOpponentsErrorReachesTheCallerAndTheActorsRefuseToGoOn) {
+  auto failing = std::make_shared<FailingBot>();
+  DmcActorOptions o;
+  o.rules = Rules("baibian", preset("baibian"));
+  o.num_envs = 64;
+  o.threads = 2;
+  o.opponent = failing;
+  const auto net = std::make_shared<const QNet>(testing::random_qnet(
+      QNetShape{observation_size(), kMoveFeatureSize, {8}}, 1, {{"variant", "baibian"}}));
+  DmcActors actors(o, net, 0);
+  EXPECT_GT(actors.collect(1).size(), 0u);  // plays while the opponent does
+  failing->armed = true;
+  try {
+    actors.collect(1);
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "the failing bot failed");
+  }
+  EXPECT_TRUE(actors.interrupted());
+  failing->armed = false;
+  try {
+    actors.collect(1);
+    FAIL() << "interrupted actors collected";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("make new ones"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

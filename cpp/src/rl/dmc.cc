@@ -85,13 +85,14 @@ void record_decision(Trajectory& t, const float* obs, int obs_size, const float*
   t.seat.push_back(seat);
 }
 
-// Plays the step's actions; a cancel that stops the step midway leaves the actors interrupted.
+// Plays the step's actions; a cancel or an error (an opponent bot's) that stops the step
+// midway, leaving the env interrupted, leaves the actors interrupted too.
 void step_or_interrupt(VectorEnv& env, const std::vector<int32_t>& actions, const CancelFlag* cancel,
                        bool& interrupted) {
   try {
     env.step(actions, cancel);
-  } catch (const Cancelled&) {
-    interrupted = true;
+  } catch (...) {
+    interrupted = interrupted || env.interrupted();
     throw;
   }
 }
@@ -199,6 +200,7 @@ DmcSamples DmcActors::collect(int64_t min_samples, const CancelFlag* cancel) {
     if (deciding == 0) break;  // `deals` mode: every deal is finished
     const float* obs = env_.observations();
     const float* features = env_.legal_features.data();
+    FirstError error;
 #pragma omp parallel num_threads(std::max(1, std::min(threads, n / 8)))
     {
       thread_local std::vector<float> q;  // grown once a thread, then reused
@@ -206,12 +208,18 @@ DmcSamples DmcActors::collect(int64_t min_samples, const CancelFlag* cancel) {
 #pragma omp for schedule(dynamic, 4)
       for (int j = 0; j < n; ++j) {
         if (current[j] < 0) continue;  // idle
-        const int row = choose_row(j, *net_in_use, prior_bot.get(), teacher_prob, scratch, q, cancel);
-        const int64_t at = env_.legal_offsets[j] + row;
-        record_decision(trajectories_[j], obs + static_cast<size_t>(j) * obs_size, obs_size,
-                        features + at * kMoveFeatureSize, version, current[j]);
-        actions_[j] = env_.legal_ids[static_cast<size_t>(at)];
+        error.run([&] {
+          const int row = choose_row(j, *net_in_use, prior_bot.get(), teacher_prob, scratch, q, cancel);
+          const int64_t at = env_.legal_offsets[j] + row;
+          record_decision(trajectories_[j], obs + static_cast<size_t>(j) * obs_size, obs_size,
+                          features + at * kMoveFeatureSize, version, current[j]);
+          actions_[j] = env_.legal_ids[static_cast<size_t>(at)];
+        });
       }
+    }
+    if (error.failed()) {  // some decisions recorded, none played: as an interruption
+      interrupted_ = true;
+      error.rethrow();
     }
     if (cancel_requested(cancel)) {  // stopped while deciding: the decisions are recorded, not played
       interrupted_ = true;

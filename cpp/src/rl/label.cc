@@ -309,13 +309,16 @@ LabelSet label_deals(const LabelOptions& o, const std::function<bool(int64_t)>& 
   for (int64_t done = 0; done < o.deals;) {
     const int64_t end = std::min(o.deals, done + block);
     parts.assign(static_cast<size_t>(end - done), LabelSet{});
+    FirstError error;
 #pragma omp parallel num_threads(threads)
     {
       MoveList moves;
 #pragma omp for schedule(dynamic, 1)  // a deal's labels take about a second
       for (int64_t i = done; i < end; ++i)
-        if (!cancel_requested(o.cancel)) label_deal(o, o.first + i, moves, parts[i - done]);
+        if (!cancel_requested(o.cancel))
+          error.run([&] { label_deal(o, o.first + i, moves, parts[i - done]); });
     }
+    error.rethrow();
     if (cancel_requested(o.cancel)) throw Cancelled();
     for (const LabelSet& p : parts) all.append(p);
     done = end;

@@ -50,6 +50,7 @@ int64_t run_selfplay(const SelfPlayOptions& o, std::vector<DealResult>& results,
     const int64_t end = std::min(o.games, done + (slow ? kSlowBlock : kBlock));
     const int64_t recorded = std::max<int64_t>(0, std::min(end, replays) - done);
     records.assign(static_cast<size_t>(recorded), std::string());
+    FirstError error;
 #pragma omp parallel num_threads(threads)
     {
       MoveList scratch;
@@ -57,9 +58,10 @@ int64_t run_selfplay(const SelfPlayOptions& o, std::vector<DealResult>& results,
       for (int64_t i = done; i < end; ++i) {
         if (cancel_requested(o.cancel)) continue;  // (an OpenMP loop cannot be left early)
         std::string* record = i - done < recorded ? &records[i - done] : nullptr;
-        results[i] = play_deal(o, o.first + static_cast<uint64_t>(i), scratch, record);
+        error.run([&] { results[i] = play_deal(o, o.first + static_cast<uint64_t>(i), scratch, record); });
       }
     }
+    error.rethrow();
     if (cancel_requested(o.cancel)) throw Cancelled();
     if (!records.empty()) o.on_records(records);
     done = end;

@@ -9,6 +9,7 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace shuangkou {
@@ -46,6 +47,12 @@ void check_threads_start(int n) {
 }
 
 }  // namespace
+
+void FirstError::keep(std::exception_ptr e) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!error_) error_ = std::move(e);
+  failed_.store(true, std::memory_order_relaxed);
+}
 
 int resolve_threads(int requested) {
   if (requested < 0 || requested > kMaxThreads)

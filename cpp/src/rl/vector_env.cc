@@ -139,6 +139,12 @@ void VectorEnv::stop_if_cancelled(const CancelFlag* cancel) {
   throw Cancelled();
 }
 
+void VectorEnv::stop_on_error(const FirstError& error) {
+  if (!error.failed()) return;
+  interrupted_ = true;  // some deals moved and others did not, as when cancelled
+  error.rethrow();
+}
+
 void VectorEnv::check_not_interrupted(const char* what) const {
   if (interrupted_)
     throw std::runtime_error(std::string("VectorEnv.") + what +
@@ -176,6 +182,7 @@ void VectorEnv::deal_pending(const CancelFlag* cancel) {
     }
   }
   if (!any) return;
+  FirstError error;
 #pragma omp parallel num_threads(threads_)
   {
     MoveList scratch;
@@ -183,11 +190,14 @@ void VectorEnv::deal_pending(const CancelFlag* cancel) {
     for (int j = 0; j < n; ++j) {
       Env& e = envs_[j];
       if (e.idle || !e.deal.state.is_over()) continue;  // only the envs just given a deal
-      start_episode(j);
-      play_bots(j, scratch, cancel);  // cannot end the deal: an external seat holds 27 cards
-      refresh_legal(j, scratch);
+      error.run([&] {
+        start_episode(j);
+        play_bots(j, scratch, cancel);  // cannot end the deal: an external seat holds 27 cards
+        refresh_legal(j, scratch);
+      });
     }
   }
+  stop_on_error(error);
   stop_if_cancelled(cancel);
 }
 
@@ -209,17 +219,21 @@ void VectorEnv::reset(std::optional<uint64_t> seed, const CancelFlag* cancel) {
       e.legal.clear();
     }
   }
+  FirstError error;
 #pragma omp parallel num_threads(threads_)
   {
     MoveList scratch;
 #pragma omp for schedule(static)
     for (int j = 0; j < n; ++j) {
       if (envs_[j].idle) continue;
-      start_episode(j);
-      play_bots(j, scratch, cancel);
-      refresh_legal(j, scratch);
+      error.run([&] {
+        start_episode(j);
+        play_bots(j, scratch, cancel);
+        refresh_legal(j, scratch);
+      });
     }
   }
+  stop_on_error(error);
   stop_if_cancelled(cancel);
   std::fill(dones_.begin(), dones_.end(),
             0);  // bots finishing a deal before anyone acts is not an episode end
@@ -249,16 +263,20 @@ void VectorEnv::step(std::span<const int32_t> actions, const CancelFlag* cancel)
   }
   std::fill(dones_.begin(), dones_.end(), 0);
   std::fill(rewards_.begin(), rewards_.end(), 0.0f);
+  FirstError error;
 #pragma omp parallel num_threads(threads_)
   {
     MoveList scratch;
 #pragma omp for schedule(dynamic, 16)
     for (int j = 0; j < n; ++j) {
       if (envs_[j].idle) continue;
-      advance(j, envs_[j].legal.moves[chosen[j]], scratch, cancel);
-      if (!envs_[j].pending) refresh_legal(j, scratch);
+      error.run([&] {
+        advance(j, envs_[j].legal.moves[chosen[j]], scratch, cancel);
+        if (!envs_[j].pending) refresh_legal(j, scratch);
+      });
     }
   }
+  stop_on_error(error);
   stop_if_cancelled(cancel);
   if (options_.deals >= 0) deal_pending(cancel);
   write_outputs();

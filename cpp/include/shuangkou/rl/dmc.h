@@ -81,7 +81,9 @@ class DmcActors {
   // `cancel` is polled between steps and between moves: once set, collect
   // throws Cancelled and the decisions gathered are lost; stopped in the
   // middle of a step, the actors are interrupted() and every later collect
-  // throws std::runtime_error (make new actors).
+  // throws std::runtime_error (make new actors). An error raised while
+  // deciding or stepping (an opponent bot's) is rethrown the same way, and
+  // leaves the actors interrupted where some deals moved.
   DmcSamples collect(int64_t min_samples, const CancelFlag* cancel = nullptr);
   bool interrupted() const { return interrupted_; }
   int64_t deals_finished() const { return deals_finished_.load(); }

@@ -24,6 +24,7 @@
 #include "shuangkou/model/encode.h"
 #include "shuangkou/rl/deal.h"
 #include "shuangkou/rl/results.h"
+#include "shuangkou/rl/threads.h"
 
 namespace shuangkou {
 
@@ -55,7 +56,8 @@ struct VectorEnvOptions {
 // another thread sets it, the call stops within a move and throws Cancelled.
 // A step or reset stopped so leaves some envs moved and others not: the env is
 // then interrupted() and step() and start_at() refuse (std::runtime_error)
-// until a reset() completes.
+// until a reset() completes. An error thrown while the deals move (a bot's)
+// does the same: the call rethrows it and the env is interrupted().
 class VectorEnv {
  public:
   explicit VectorEnv(const VectorEnvOptions& o, const CancelFlag* cancel = nullptr);
@@ -74,7 +76,7 @@ class VectorEnv {
   // legal, throws std::invalid_argument naming the first such env, and no env
   // changes.
   void step(std::span<const int32_t> actions, const CancelFlag* cancel = nullptr);
-  // True after a step or reset was cancelled part-way (until a reset completes).
+  // True after a step or reset was cancelled or failed part-way (until a reset completes).
   bool interrupted() const { return interrupted_; }
 
   int num_envs() const { return static_cast<int>(envs_.size()); }
@@ -154,6 +156,8 @@ class VectorEnv {
   void deal_pending(const CancelFlag* cancel);
   // After a parallel pass: if `cancel` was set, marks the env interrupted and throws Cancelled.
   void stop_if_cancelled(const CancelFlag* cancel);
+  // After a parallel pass: if a deal threw, marks the env interrupted and throws that error.
+  void stop_on_error(const FirstError& error);
   // step() and start_at() refuse an interrupted env.
   void check_not_interrupted(const char* what) const;
   Game replay(uint64_t seed, const std::vector<Env::Recorded>& history) const;
