@@ -25,7 +25,7 @@ def test_no_alone_and_also_measure_the_candidates_named_against_the_opponents_na
     (run / "average.json").write_text('{"wp": 0.1}')
     (run / "eval.csv").write_text("update,opponent,deals,wp\n10,heuristic,4,0.5\n")
     args = argparse.Namespace(variant="baibian", deals=3, search_deals=1, also=["random"], also_deals=2)
-    args.__dict__ |= {"no_alone": True, "guided": False, "threads": 1}
+    args.__dict__ |= {"no_alone": True, "guided": False, "threads": 1, "choice_deals": 2}
     result = module.measure(args, [str(run)], tmp_path / "work")
     got = [(r["candidate"], r["b"], r["deals"]) for r in result["pairs"]]
     assert got == [
@@ -38,6 +38,10 @@ def test_no_alone_and_also_measure_the_candidates_named_against_the_opponents_na
         ("tiny_run", "random", 2),
     ]
     assert set(result["files"]) == {"shipped", "tiny_run"}  # none alone
+    # the choosing pairs: other deals than eval-v1's
+    choosing = [(r["candidate"], r["b"], r["deals"]) for r in result["choice"]["pairs"]]
+    assert choosing == [("shipped", "heuristic", 2), ("tiny_run", "heuristic", 2), ("tiny_run", "dmc", 2)]
+    assert result["choice"]["seed"] == module.CHOICE_SEED != 0x5EED20260001
     header, rule, *rows = module.table(result).splitlines()
     assert header == "| candidate | vs `heuristic` | vs `dmc` | vs `search` | vs `random` |"
     assert rule.count("---:") == 4 and len(rows) == 2 and rows[0].count("|") == 6

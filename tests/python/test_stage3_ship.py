@@ -42,13 +42,16 @@ def measured(
         {"candidate": "run alone", "b": "heuristic", "wp": candidate_wp + 0.1},
         {"candidate": "run alone", "b": "dmc", "wp": head_to_head + 0.1},
     ]
-    result = {"variant": "jj", "sha256": {"shipped": hashlib.sha256(target.read_bytes()).hexdigest()}, "pairs": pairs}
+    # eval-v1's rows say the opposite of the choosing deals': the choice must read the latter
+    report = [{**r, "wp": 1 - r["wp"]} for r in pairs]
+    sha = {"shipped": hashlib.sha256(target.read_bytes()).hexdigest()}
+    result = {"variant": "jj", "sha256": sha, "pairs": report, "choice": {"seed": 5, "pairs": pairs}}
     if guided:
         result["calibration"] = {
             "model": str(calibrated),
             "sha256": hashlib.sha256(calibrated.read_bytes()).hexdigest(),
         }
-        pairs.append({"candidate": "run+search", "b": "heuristic", "wp": 0.8})
+        report.append({"candidate": "run+search", "b": "heuristic", "wp": 0.8})
     (out / "stage3.json").write_text(json.dumps(result), encoding="utf-8")
 
 
@@ -67,8 +70,14 @@ def test_a_candidate_that_beat_the_shipped_file_is_shipped_with_its_gate(stage3,
 @pytest.mark.parametrize(
     ("shipped_wp", "candidate_wp", "guided", "head_to_head", "why"),
     [
-        (0.62, 0.62, True, 0.55, r"run won 0.62 against heuristic, not above the shipped file's 0.62"),
-        (0.62, 0.66, True, 0.5, r"run won 0.5 against the shipped dmc, not above 0.5"),
+        (
+            0.62,
+            0.62,
+            True,
+            0.55,
+            r"run won 0.62 against heuristic on the choosing deals, not above the shipped file's 0.62",
+        ),
+        (0.62, 0.66, True, 0.5, r"run won 0.5 against the shipped dmc on the choosing deals, not above 0.5"),
         (0.62, 0.66, False, 0.55, "no guided candidate: run it with --guided first"),
     ],
 )
@@ -92,6 +101,17 @@ def test_a_measurement_of_another_rule_set_or_a_changed_calibrated_file_is_refus
         module.ship_candidate(tmp_path / "out", "jj")
     (tmp_path / "out" / "run_gap.safetensors").unlink()
     with pytest.raises(SystemExit, match="run_gap.safetensors is not the file it calibrated"):
+        module.ship_candidate(tmp_path / "out", "jj")
+    assert target.read_bytes() == b"the shipped file"
+
+
+def test_a_measurement_that_chose_on_eval_v1_is_refused(stage3, tmp_path):
+    module, target = stage3
+    measured(tmp_path / "out", target, 0.62, 0.66)
+    data = json.loads((tmp_path / "out" / "stage3.json").read_text(encoding="utf-8"))
+    del data["choice"]  # as stage3.json files were written before the choosing deals
+    (tmp_path / "out" / "stage3.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SystemExit, match="it chose on eval-v1 .it has no choosing deals.: measure it again"):
         module.ship_candidate(tmp_path / "out", "jj")
     assert target.read_bytes() == b"the shipped file"
 
