@@ -14,13 +14,12 @@ sha256 recorded beside the pairs; intervals are 95%, a duplicate pair one unit.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import subprocess
 import time
 from pathlib import Path
 
 from expert_eval import pair, write_result
-from stage3_eval import CHOICE_SEED
+from stage3_eval import CHOICE_SEED, sha256
 from tqdm import tqdm
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,7 +52,7 @@ def check(variant: str, rev: str, deals: int, threads: int, work: Path) -> dict:
     `heuristic`, and new against old, on `deals` deals of CHOICE_SEED."""
     work.mkdir(parents=True, exist_ok=True)
     new, old = model_at(rev, variant, work), model_at(f"{rev}^", variant, work)
-    sha = {k: hashlib.sha256(p.read_bytes()).hexdigest() for k, p in (("new", new), ("old", old))}
+    sha = {"new": sha256(new), "old": sha256(old)}
     wanted = {"new vs heuristic": (new, "heuristic"), "old vs heuristic": (old, "heuristic"), "new vs old": (new, old)}
     rows = {}
     for name, (a, b) in wanted.items():
